@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# build-kernel.sh - configure and build the guest kernel out of tree.
+#
+#   scripts/build-kernel.sh [--debug] [--no-hms] [--tree DIR] [--obj DIR]
+#
+# Without --tree it syncs the build worktree with kernel-patches/ first
+# (scripts/kq.sh sync). The configuration is `make tinyconfig` plus
+# kernel-patches/config/hms.config (and debug.config with --debug,
+# nohms.config with --no-hms); it is regenerated only when a fragment
+# changes. Builds bzImage and modules in the object directory (O=), so that
+# editing one patch rebuilds only what it touches, and installs modules under
+# $OBJ/modules-install. Prints the path of the bzImage.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+debug=0 nohms=0 tree= obj=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--debug) debug=1 ;;
+	--no-hms) nohms=1 ;;
+	--tree) tree=$2; shift ;;
+	--obj) obj=$2; shift ;;
+	-h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) die "unknown argument: $1" ;;
+	esac
+	shift
+done
+
+[ -n "$tree" ] || tree=$("$HMS_TOP/scripts/kq.sh" sync)
+if [ -z "$obj" ]; then
+	obj=$KOBJ
+	[ $debug = 0 ] || obj=$KOBJ_DEBUG
+fi
+mkdir -p "$obj"
+
+frags=("$HMS_TOP/kernel-patches/config/hms.config")
+[ $debug = 0 ] || frags+=("$HMS_TOP/kernel-patches/config/debug.config")
+[ $nohms = 0 ] || frags+=("$HMS_TOP/kernel-patches/config/nohms.config")
+# the config depends on the fragments and on the Kconfig files of the tree
+want=$( (cat "${frags[@]}"; cd "$tree" && git ls-files -s -- '*Kconfig*' 2>/dev/null | sha256sum) | sha256sum | cut -c1-16)
+
+# ccache with a base directory: the same source compiled from another
+# worktree of the cache (bisect, a developer's tree) hits the cache.
+export CCACHE_DIR=${CCACHE_DIR:-$HMS_CACHE/ccache}
+export CCACHE_BASEDIR=$HMS_CACHE
+export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
+export CCACHE_NOHASHDIR=1
+CC_ARG=()
+command -v ccache >/dev/null && CC_ARG=(CC="ccache gcc")
+kmake() { make -s -C "$tree" O="$obj" -j"$JOBS" "${CC_ARG[@]}" "$@"; }
+
+if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.hms-config" 2>/dev/null)" != "$want" ]; then
+	log "configuring $obj (tinyconfig + ${frags[*]##*/})"
+	cp "$obj/.config" "$obj/.config.prev" 2>/dev/null || true
+	kmake tinyconfig >/dev/null
+	(cd "$obj" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${frags[@]}" >/dev/null)
+	kmake olddefconfig >/dev/null
+	# an unchanged .config keeps its timestamp: nothing is rebuilt for nothing
+	if [ -f "$obj/.config.prev" ] && cmp -s "$obj/.config" "$obj/.config.prev"; then
+		touch -r "$obj/.config.prev" "$obj/.config"
+	fi
+	# report fragment options that did not stick (missing dependencies)
+	for f in "${frags[@]}"; do
+		grep -E '^CONFIG_[A-Z0-9_]+=' "$f" | while IFS= read -r line; do
+			opt=${line%%=*}
+			val=${line#*=}
+			got=$(grep -E "^$opt=" "$obj/.config" | head -1 | cut -d= -f2- || true)
+			[ "$val" = n ] && { [ -z "$got" ] || [ "$got" = n ]; } && continue
+			[ "$got" = "$val" ] || log "note: $opt=$val requested, got '${got:-unset}'"
+		done
+	done
+	echo "$want" > "$obj/.hms-config"
+fi
+
+# The series stamp goes into the kernel release (a localversion file in the
+# object directory), so a guest can prove it runs the kernel of this series.
+if [ -f "$tree/.hms-series" ]; then
+	echo "-$(cut -c1-8 "$tree/.hms-series")" > "$obj/localversion-series"
+fi
+
+log "building kernel in $obj"
+kmake bzImage modules
+rm -rf "$obj/modules-install.new"
+kmake INSTALL_MOD_PATH="$obj/modules-install.new" INSTALL_MOD_STRIP=1 modules_install >/dev/null
+rm -rf "$obj/modules-install"
+mv "$obj/modules-install.new" "$obj/modules-install"
+kmake -s kernelrelease > "$obj/kernelrelease"
+echo "$obj/arch/x86/boot/bzImage"

@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# kq.sh - the kernel patch queue.
+#
+#   scripts/kq.sh init     extract linux-source-6.12 into $HMS_CACHE once, as a
+#                          git repository whose first commit is the pristine tree
+#   scripts/kq.sh sync     apply kernel-patches/ (in `series` order) with git am
+#                          and check the result out in the build worktree;
+#                          only files that differ are rewritten, so the kernel
+#                          build stays incremental. Prints the build tree path.
+#   scripts/kq.sh edit     give a developer a worktree ($HMS_CACHE/linux-dev,
+#                          branch "dev") with the series applied, to edit and
+#                          commit in (refuses to clobber unexported work)
+#   scripts/kq.sh export   write the commits of the dev branch back into
+#                          kernel-patches/ with git format-patch, and `series`
+#   scripts/kq.sh bisect   build every prefix of the series (CONFIG_HMS=y, and
+#                          the whole series with CONFIG_HMS=n); slow
+#   scripts/kq.sh check    checkpatch.pl --strict on every patch
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+KAM=$KPRISTINE				# main worktree: scratch for git am
+KBUILD_TREE=$HMS_CACHE/linux-build	# what the kernel is built from
+KDEV=${KDEV:-$HMS_CACHE/linux-dev}
+PATCHDIR=$HMS_TOP/kernel-patches
+GIT_ID=(-c user.name="HMS build" -c user.email="hms-build@localhost" -c advice.detachedHead=false)
+
+git_k() { git "${GIT_ID[@]}" -C "$@"; }
+
+series_files() {
+	[ -f "$PATCHDIR/series" ] || return 0
+	{ grep -v '^[[:space:]]*\(#\|$\)' "$PATCHDIR/series" || true; } | while read -r p; do
+		[ -f "$PATCHDIR/$p" ] || die "series names $p, which is not in kernel-patches/"
+		echo "$PATCHDIR/$p"
+	done
+}
+
+cmd_init() {
+	if [ -d "$KPRISTINE/.git" ] && git_k "$KPRISTINE" rev-parse -q --verify pristine >/dev/null; then
+		return 0
+	fi
+	[ -r "$KSRC_TARBALL" ] || die "$KSRC_TARBALL missing: apt-get install linux-source-6.12"
+	log "extracting $KSRC_TARBALL into $KPRISTINE (once)"
+	rm -rf "$KPRISTINE.tmp"
+	mkdir -p "$KPRISTINE.tmp"
+	tar -C "$KPRISTINE.tmp" --strip-components=1 -xJf "$KSRC_TARBALL"
+	git_k "$KPRISTINE.tmp" init -q -b pristine
+	git_k "$KPRISTINE.tmp" config core.autocrlf false
+	git_k "$KPRISTINE.tmp" config gc.auto 0
+	git_k "$KPRISTINE.tmp" add -A -f .
+	git_k "$KPRISTINE.tmp" commit -q -m "Debian linux-source-6.12 ($(basename "$KSRC_TARBALL"), pristine)"
+	git_k "$KPRISTINE.tmp" tag pristine-base
+	rm -rf "$KPRISTINE"
+	mv "$KPRISTINE.tmp" "$KPRISTINE"
+	# keep a branch literally called "pristine" as the series base
+	git_k "$KPRISTINE" rev-parse -q --verify pristine >/dev/null
+	log "pristine tree at $KPRISTINE ($(git_k "$KPRISTINE" rev-parse --short pristine))"
+}
+
+# Apply the series on a detached pristine HEAD in the scratch tree; print the commit.
+apply_series() {
+	local p
+	git_k "$KAM" am --abort >/dev/null 2>&1 || true
+	git_k "$KAM" checkout -q -f --detach pristine
+	git_k "$KAM" clean -q -fdx
+	while read -r p; do
+		[ -n "$p" ] || continue
+		if ! git_k "$KAM" am -q --keep-cr "$p" >&2; then
+			git_k "$KAM" am --abort >/dev/null 2>&1 || true
+			die "git am failed on ${p##*/}"
+		fi
+	done < <(series_files)
+	git_k "$KAM" rev-parse HEAD
+}
+
+cmd_sync() {
+	cmd_init
+	local stamp head
+	stamp=$( (cat "$PATCHDIR/series" 2>/dev/null; series_files | xargs -r cat) | sha256sum | cut -c1-16)
+	if [ -d "$KBUILD_TREE" ] && [ "$(cat "$KBUILD_TREE/.hms-series" 2>/dev/null)" = "$stamp" ]; then
+		echo "$KBUILD_TREE"
+		return 0
+	fi
+	log "applying kernel-patches/ ($(series_files | wc -l) patches)"
+	head=$(apply_series)
+	if [ ! -d "$KBUILD_TREE" ]; then
+		git_k "$KAM" worktree add -q --detach "$KBUILD_TREE" "$head" >&2
+	else
+		# only files that differ are rewritten: the O= build stays incremental
+		git_k "$KBUILD_TREE" checkout -q -f --detach "$head"
+	fi
+	echo "$stamp" > "$KBUILD_TREE/.hms-series"
+	echo "$KBUILD_TREE"
+}
+
+cmd_edit() {
+	cmd_init
+	local head
+	if [ -d "$KDEV" ]; then
+		if [ -n "$(git_k "$KDEV" status --porcelain --untracked-files=no)" ]; then
+			die "$KDEV has uncommitted changes; commit them and run '$0 export' first"
+		fi
+		if [ "${1:-}" != "--force" ] && [ -f "$KDEV/.hms-exported" ] &&
+		   [ "$(git_k "$KDEV" rev-parse HEAD)" != "$(cat "$KDEV/.hms-exported")" ]; then
+			die "$KDEV has commits not exported; run '$0 export' (or '$0 edit --force' to drop them)"
+		fi
+	fi
+	head=$(apply_series)
+	if [ ! -d "$KDEV" ]; then
+		git_k "$KAM" worktree add -q -B dev "$KDEV" "$head" >&2
+	else
+		git_k "$KDEV" checkout -q -B dev "$head"
+	fi
+	git_k "$KDEV" rev-parse HEAD > "$KDEV/.hms-exported"
+	git_k "$KDEV" config user.name >/dev/null 2>&1 || git_k "$KDEV" config user.name "HMS developer"
+	git_k "$KDEV" config user.email >/dev/null 2>&1 || git_k "$KDEV" config user.email "hms@localhost"
+	log "edit the series in $KDEV (branch dev, base 'pristine'); then: $0 export"
+	echo "$KDEV"
+}
+
+cmd_export() {
+	[ -d "$KDEV" ] || die "no dev worktree; run '$0 edit' first"
+	if [ -n "$(git_k "$KDEV" status --porcelain --untracked-files=no)" ]; then
+		die "$KDEV has uncommitted changes; commit them first"
+	fi
+	local tmp n
+	tmp=$(mktemp -d)
+	git_k "$KDEV" format-patch -q --no-signature --zero-commit --base=pristine-base \
+		--cover-letter -o "$tmp" pristine..dev >/dev/null
+	n=$(find "$tmp" -name '0*.patch' ! -name '0000-*' | wc -l)
+	# keep our hand-written cover letter; drop the generated one
+	rm -f "$tmp"/0000-cover-letter.patch
+	find "$PATCHDIR" -maxdepth 1 -name '0*.patch' ! -name '0000-*' -delete
+	mkdir -p "$PATCHDIR"
+	cp "$tmp"/*.patch "$PATCHDIR"/ 2>/dev/null || true
+	(cd "$PATCHDIR" && ls 0*.patch 2>/dev/null | grep -v '^0000-') > "$PATCHDIR/series"
+	rm -rf "$tmp"
+	git_k "$KDEV" rev-parse HEAD > "$KDEV/.hms-exported"
+	log "exported $n patches into kernel-patches/"
+}
+
+cmd_check() {
+	cmd_init
+	local p rc=0 out
+	while read -r p; do
+		out=$(perl "$KPRISTINE/scripts/checkpatch.pl" --strict --no-tree --terse --show-types "$p" 2>&1) || true
+		if echo "$out" | grep -q -E 'ERROR|WARNING|CHECK'; then
+			echo "$out"; rc=1
+		else
+			echo "${p##*/}: clean"
+		fi
+	done < <(series_files)
+	return $rc
+}
+
+cmd_bisect() {
+	cmd_init
+	local n i p head bdir=$HMS_CACHE/kbuild-bisect tree=$HMS_CACHE/linux-bisect
+	n=$(series_files | wc -l)
+	[ -d "$tree" ] || git_k "$KAM" worktree add -q --detach "$tree" pristine >&2
+	git_k "$tree" checkout -q -f --detach pristine
+	mapfile -t patches < <(series_files)
+	for ((i = 0; i < n; i++)); do
+		p=${patches[$i]}
+		git_k "$tree" am -q --keep-cr "$p" || die "git am failed on ${p##*/}"
+		log "bisect: building with $((i + 1))/$n: ${p##*/}"
+		"$HMS_TOP/scripts/build-kernel.sh" --tree "$tree" --obj "$bdir" >/dev/null ||
+			die "build failed after ${p##*/}"
+	done
+	log "bisect: whole series with CONFIG_HMS=n"
+	"$HMS_TOP/scripts/build-kernel.sh" --tree "$tree" --obj "$bdir-nohms" --no-hms >/dev/null ||
+		die "build failed with CONFIG_HMS=n"
+	log "bisect: every prefix builds"
+}
+
+case "${1:-}" in
+init) cmd_init ;;
+sync) cmd_sync ;;
+edit) shift; cmd_edit "$@" ;;
+export) cmd_export ;;
+check) cmd_check ;;
+bisect) cmd_bisect ;;
+*) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+esac

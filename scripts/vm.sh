@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# vm.sh - boot the HMS guest kernel in QEMU and run one command in it.
+#
+# Usage:
+#   scripts/vm.sh [--topology NAME | --qemu-args FILE] [--kernel BZIMAGE]
+#                 [--debug] [--share HOSTDIR] [--timeout SECONDS]
+#                 [--] [COMMAND [ARGS...]]
+#
+#   --topology NAME   a profile from tests/topologies/NAME.args (default: flat)
+#   --qemu-args FILE  any file of QEMU arguments (same format as the profiles:
+#                     shell words, '#' comments) describing CPUs, memory and
+#                     NUMA/HMAT; replaces --topology
+#   --kernel BZIMAGE  kernel to boot (default: the one built from the series,
+#                     or the DEBUG one with --debug); its modules are used
+#                     when a modules-install/ directory sits beside it in the
+#                     object directory
+#   --debug           boot the DEBUG=1 kernel (KASAN, lockdep, kmemleak)
+#   --share HOSTDIR   mounted read-write at /mnt/share in the guest
+#   --timeout SECONDS kill the guest after this long (default 600)
+#   COMMAND           run as root in the guest, from /root, with the project's
+#                     outputs at /mnt/hms (bin/ on PATH); no COMMAND gives an
+#                     interactive shell on the serial console
+#
+# Prints COMMAND's output, keeps the serial (kernel) log in
+# $HMS_CACHE/runs/<id>/serial.log (also linked from $HMS_CACHE/runs/last),
+# powers the guest off and exits with COMMAND's exit status; it exits 124
+# on timeout and 125 when the kernel crashed (oops, BUG, KASAN, lockdep,
+# panic, WARNING) or no status came back, printing the end of the log.
+# Environment: HMS_ACCEL=tcg|kvm forces the accelerator (default: KVM only
+# when a probe boot proves it works, else TCG).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+topology=flat qargs= kernel= debug=0 share= timeout=600
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--topology) topology=$2; shift ;;
+	--qemu-args) qargs=$2; shift ;;
+	--kernel) kernel=$2; shift ;;
+	--debug) debug=1 ;;
+	--share) share=$2; shift ;;
+	--timeout) timeout=$2; shift ;;
+	-h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--) shift; break ;;
+	-*) die "unknown option: $1 (see --help)" ;;
+	*) break ;;
+	esac
+	shift
+done
+
+if [ -z "$qargs" ]; then
+	qargs=$HMS_TOP/tests/topologies/$topology.args
+	[ -f "$qargs" ] || die "no topology '$topology' (have: $(cd "$HMS_TOP/tests/topologies" && ls *.args | sed 's/\.args$//' | tr '\n' ' '))"
+fi
+[ -r "$qargs" ] || die "cannot read $qargs"
+if [ -z "$kernel" ]; then
+	kernel=$KOBJ/arch/x86/boot/bzImage
+	[ $debug = 0 ] || kernel=$KOBJ_DEBUG/arch/x86/boot/bzImage
+fi
+[ -f "$kernel" ] || die "no kernel at $kernel (build it: make kernel${debug:+ DEBUG=$debug})"
+[ -d "$ROOTFS/sbin" ] || die "no rootfs at $ROOTFS (build it: make rootfs)"
+[ -z "$share" ] || [ -d "$share" ] || die "--share $share: not a directory"
+[[ "$timeout" =~ ^[0-9]+$ ]] || die "--timeout wants seconds"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (make deps)"
+
+# Keep the overlay (init) current without rebuilding the rootfs.
+cp -a "$HMS_TOP/rootfs/overlay/." "$ROOTFS/"
+
+run=$HMS_CACHE/runs/$(date +%Y%m%d-%H%M%S)-$$
+mkdir -p "$run/ctl" "$HMS_OUT"
+ln -sfn "$run" "$HMS_CACHE/runs/last"
+# keep the 30 newest runs
+ls -1dt "$HMS_CACHE"/runs/2* 2>/dev/null | tail -n +31 | xargs -r rm -rf
+
+interactive=0
+if [ $# -eq 0 ]; then
+	interactive=1
+	touch "$run/ctl/interactive"
+else
+	{
+		printf '#!/bin/sh\n'
+		printf '%q ' "$@"
+		printf '\n'
+	} > "$run/ctl/cmd"
+fi
+cp "$qargs" "$run/ctl/topology.args"
+kobj=$(dirname "$(dirname "$(dirname "$(dirname "$kernel")")")")
+# the version string inside the bzImage (boot protocol: header offset 0x20e)
+voff=$(od -An -tu2 -j 526 -N2 "$kernel" | tr -d ' ')
+banner=$(dd if="$kernel" bs=1 skip=$((voff + 512)) count=256 2>/dev/null | tr '\0' '\n' | head -n1)
+{
+	[ ! -f "$kobj/kernelrelease" ] || echo "export HMS_KERNEL_RELEASE='$(cat "$kobj/kernelrelease")'"
+	echo "export HMS_KERNEL_BANNER='#${banner#*#}'"
+	echo "export HMS_TOPOLOGY_FILE=/mnt/ctl/topology.args"
+	echo "export HMS_TOPOLOGY_NAME=$(basename "$qargs" .args)"
+	echo "export HMS_DEBUG_KERNEL=$debug"
+} > "$run/ctl/env"
+
+moddir=$kobj/modules-install/lib/modules
+[ -d "$moddir" ] || moddir=$run/ctl
+
+# Topology arguments: shell words, comments allowed.
+mapfile -t topo < <(sed 's/#.*//' "$qargs" | xargs -n1 2>/dev/null)
+
+accel() {
+	if [ -n "${HMS_ACCEL:-}" ]; then echo "$HMS_ACCEL"; return; fi
+	local probe=$HMS_CACHE/kvm-probe
+	if [ ! -f "$probe" ]; then
+		echo tcg > "$probe"
+		if [ -w /dev/kvm ]; then
+			# KVM counts only if a kernel really boots to its first panic with it
+			if timeout 30 qemu-system-x86_64 -accel kvm -M q35 -m 256M -nodefaults \
+				-nographic -no-reboot -serial file:"$HMS_CACHE/kvm-probe.log" \
+				-kernel "$kernel" -append "console=ttyS0 panic=-1 root=/dev/nonexistent" \
+				>/dev/null 2>&1 && grep -q 'Kernel panic' "$HMS_CACHE/kvm-probe.log"; then
+				echo kvm > "$probe"
+			fi
+		fi
+	fi
+	cat "$probe"
+}
+acc=$(accel)
+if [ "$acc" = kvm ]; then
+	accargs=(-accel kvm -cpu host)
+else
+	accargs=(-accel tcg,thread=multi -cpu max)
+fi
+
+cmdline="console=ttyS0 root=hmsroot rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro"
+cmdline+=" init=/sbin/hms-init panic=-1 oops=panic loglevel=4 printk.devkmsg=on"
+cmdline+=" transparent_hugepage=madvise"
+[ $debug = 0 ] || cmdline+=" kmemleak=on"
+
+fs() { # tag path [ro]
+	local ro=
+	[ "${3:-}" = ro ] && ro=,readonly=on
+	echo "-fsdev local,id=$1,path=$2,security_model=none$ro -device virtio-9p-pci,fsdev=$1,mount_tag=$1"
+}
+# shellcheck disable=SC2207
+q=(qemu-system-x86_64 "${accargs[@]}" -M q35 -nodefaults -no-reboot -nographic
+   -kernel "$kernel" -append "$cmdline"
+   $(fs hmsroot "$ROOTFS" ro) $(fs hmsctl "$run/ctl") $(fs hmsout "$HMS_OUT" ro)
+   $(fs hmsmod "$moddir" ro)
+   -device virtio-serial-pci -chardev file,id=out,path="$run/output" -device virtconsole,chardev=out
+   "${topo[@]}")
+[ -z "$share" ] || q+=($(fs hmsshare "$(cd "$share" && pwd)"))
+
+if [ $interactive = 1 ]; then
+	q+=(-serial mon:stdio)
+	exec "${q[@]}"
+fi
+q+=(-serial file:"$run/serial.log" -monitor none)
+printf '%q ' "${q[@]}" > "$run/qemu-cmdline"
+
+: > "$run/output"
+tail -n +1 -f "$run/output" &
+tailpid=$!
+set +e
+timeout -k 10 "$timeout" "${q[@]}" > "$run/qemu.log" 2>&1
+qrc=$?
+set -e
+sleep 0.3
+kill "$tailpid" 2>/dev/null || true
+wait "$tailpid" 2>/dev/null || true
+
+crash_re='Kernel panic|BUG:|Oops|general protection fault|KASAN:|UBSAN:|WARNING:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked|kernel BUG at|unreferenced object'
+fail() {
+	echo "vm.sh: $1 (serial log: $run/serial.log)" >&2
+	echo "---- end of serial log ----" >&2
+	tail -n 60 "$run/serial.log" >&2 || true
+	exit "$2"
+}
+if [ $qrc = 124 ] || [ $qrc = 137 ]; then
+	fail "timeout after ${timeout}s; guest killed" 124
+fi
+if grep -E -q "$crash_re" "$run/serial.log" 2>/dev/null; then
+	grep -E -n -m5 "$crash_re" "$run/serial.log" >&2 || true
+	fail "guest kernel crashed or warned" 125
+fi
+if [ ! -s "$run/ctl/status" ]; then
+	cat "$run/qemu.log" >&2
+	fail "no exit status from the guest (qemu exit $qrc)" 125
+fi
+exit "$(cat "$run/ctl/status")"

@@ -1,0 +1,30 @@
+#!/bin/sh
+# run.sh - in the guest: run the named bats suites, TAP on stdout.
+# Usage: /mnt/hms/tests/guest/run.sh SUITE...
+# After the suites, with a DEBUG kernel, a kmemleak scan is reported as one
+# more TAP test.
+cd /mnt/hms/tests/guest || exit 2
+files=
+for s in "$@"; do
+	files="$files $s.bats"
+done
+echo never > /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null
+echo madvise > /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null
+export BATS_TMPDIR=/tmp
+# shellcheck disable=SC2086
+bats --formatter tap $files
+rc=$?
+if [ "${HMS_DEBUG_KERNEL:-0}" = 1 ] && [ -w /sys/kernel/debug/kmemleak ]; then
+	echo scan > /sys/kernel/debug/kmemleak
+	sleep 5
+	echo scan > /sys/kernel/debug/kmemleak
+	leaks=$(cat /sys/kernel/debug/kmemleak)
+	if [ -n "$leaks" ]; then
+		echo "not ok 9999 kmemleak: no leaked objects after the suites"
+		echo "$leaks" | head -60 | sed 's/^/# /'
+		rc=1
+	else
+		echo "ok 9999 kmemleak: no leaked objects after the suites"
+	fi
+fi
+exit $rc
