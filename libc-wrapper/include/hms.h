@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * hms.h - libhms: Heterogeneous Memory System topology and hbind().
+ *
+ * libhms reads the HMS topology the kernel exposes under /sys/bus/hms
+ * (targets = memory, initiators = CPUs or devices, links and bridges that
+ * connect them, each with bandwidth and latency), answers "how does this
+ * initiator reach that target, and how fast" with the path rule of
+ * Documentation/mm/hms.rst, and wraps the hbind() system call that binds,
+ * migrates and queries a virtual address range by HMS target.
+ *
+ * Conventions (libnuma style):
+ * - functions returning int or long return -1 and set errno on error;
+ *   functions returning a pointer return NULL and set errno;
+ * - "flags" arguments that are reserved must be 0 (EINVAL otherwise);
+ * - list calls take (array, n): with a NULL array they return the number
+ *   of entries available, otherwise they fill at most n entries and
+ *   return the number filled;
+ * - no function calls exit() or prints, except through the overridable
+ *   hms_error()/hms_warn() hooks, which preserve errno.
+ *
+ * Objects (struct hms_target etc.) belong to the topology they came from
+ * and stay valid until hms_topology_free(). A topology is a snapshot: it
+ * is never updated; load a new one after hotplug. A topology may be read
+ * from several threads at once.
+ *
+ * See libhms(3) and the per-group man pages.
+ */
+#ifndef HMS_H
+#define HMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HMS_API_VERSION		0x00010000	/* 1.0 */
+
+/* ------------------------------------------------------------------ */
+/* hbind(2) and helpers building its atom stream (hms_bind(3))        */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The raw system call: see the hbind(2) ABI in <linux/hbind.h>. Returns 0
+ * or -1 with errno; ENOSYS when the running kernel has no hbind().
+ */
+long hbind(unsigned long start, unsigned long len, const uint32_t *targets,
+	   unsigned int ntargets, uint32_t *atoms, unsigned int natoms);
+
+/* 1 if the running kernel implements hbind(), 0 if not (probed once). */
+int hms_has_hbind(void);
+
+/* Same values as HBIND_BIND_STRICT / HBIND_MIGRATE_ALL in <linux/hbind.h>. */
+#define HMS_BIND_STRICT		(1U << 0)	/* hms_bind(): MPOL_BIND-like */
+#define HMS_MIGRATE_ALL		(1U << 0)	/* hms_migrate(): MOVE_ALL-like */
+
+/* Value of a hms_query() entry for a page that is not populated... */
+#define HMS_QUERY_NOT_PRESENT	(-2)		/* -ENOENT */
+/* ...and for the zero page or a page without memory behind it. */
+#define HMS_QUERY_NO_MEMORY	(-14)		/* -EFAULT */
+
+/*
+ * The range helpers widen [addr, addr + len) to whole pages (start rounded
+ * down, end rounded up), so they accept any buffer; hms_npages() gives the
+ * number of pages of the widened range (entries of a hms_query() buffer).
+ */
+size_t hms_npages(const void *addr, size_t len);
+
+/* Bind the range to the ordered targets (first = preferred). */
+int hms_bind(void *addr, size_t len, const uint32_t *targets, unsigned int n,
+	     unsigned int flags);
+/* Migrate the range to the ordered targets; returns pages moved. */
+long hms_migrate(void *addr, size_t len, const uint32_t *targets,
+		 unsigned int n, unsigned int flags);
+/* Per page: target uid holding it, or HMS_QUERY_NOT_PRESENT/NO_MEMORY. */
+int hms_query(const void *addr, size_t len, int32_t *out);
+/* Drop any hbind/mbind policy of the range (back to the default policy). */
+int hms_default(void *addr, size_t len);
+
+/* hms_alloc_on_target() flags */
+#define HMS_ALLOC_STRICT	(1U << 0)	/* HMS_BIND_STRICT binding */
+#define HMS_ALLOC_POPULATE	(1U << 1)	/* touch every page after binding */
+#define HMS_ALLOC_MIGRATE	(1U << 2)	/* then migrate to the target
+						 * (device targets) */
+/*
+ * Anonymous private mapping of size bytes bound to target uid. Returns the
+ * mapping or NULL with errno. Free with hms_free().
+ */
+void *hms_alloc_on_target(size_t size, uint32_t uid, unsigned int flags);
+int hms_free(void *ptr, size_t size);
+
+/* ------------------------------------------------------------------ */
+/* Topology (hms_topology_load(3))                                    */
+/* ------------------------------------------------------------------ */
+
+struct hms_topology;
+struct hms_target;
+struct hms_initiator;
+struct hms_link;
+struct hms_bridge;
+
+enum hms_object_type {
+	HMS_OBJ_NONE = 0,
+	HMS_OBJ_TARGET,
+	HMS_OBJ_INITIATOR,
+	HMS_OBJ_LINK,
+	HMS_OBJ_BRIDGE,
+};
+
+enum hms_target_type {
+	HMS_TARGET_UNKNOWN = 0,		/* a type this library does not know */
+	HMS_TARGET_SYSTEM,		/* "system": a NUMA node's memory */
+	HMS_TARGET_DEVICE_PRIVATE,	/* "device-private" */
+	HMS_TARGET_DEVICE_COHERENT,	/* "device-coherent" */
+};
+
+/* Bandwidth in MB/s, latency in ns; 0 = unknown. */
+struct hms_perf {
+	uint64_t read_bandwidth;
+	uint64_t write_bandwidth;
+	uint64_t read_latency;
+	uint64_t write_latency;
+};
+
+/* Default sysfs root: the directory holding the bus's "devices". */
+#define HMS_SYSFS_ROOT		"/sys/bus/hms"
+
+/* hms_topology_load() flags */
+#define HMS_TOPOLOGY_STRICT	(1UL << 0)	/* a malformed object fails the
+						 * load (EINVAL) instead of
+						 * being skipped */
+/*
+ * Load the topology from $HMS_SYSFS_ROOT if set, else /sys/bus/hms.
+ * Returns 0 or -1 with errno (ENOENT: no HMS bus, ENOMEM, EINVAL).
+ */
+int hms_topology_load(struct hms_topology **topo, unsigned long flags);
+/* Same from root (a directory containing "devices"); NULL = default. */
+int hms_topology_load_from(struct hms_topology **topo, const char *root);
+int hms_topology_load_from_flags(struct hms_topology **topo, const char *root,
+				 unsigned long flags);
+void hms_topology_free(struct hms_topology *topo);
+/* Objects skipped while loading (malformed, or unknown version). */
+unsigned int hms_topology_nskipped(const struct hms_topology *topo);
+unsigned int hms_topology_nignored(const struct hms_topology *topo);
+
+/* Iteration, by increasing uid: index 0 .. count-1. */
+unsigned int hms_topology_ntargets(const struct hms_topology *topo);
+unsigned int hms_topology_ninitiators(const struct hms_topology *topo);
+unsigned int hms_topology_nlinks(const struct hms_topology *topo);
+unsigned int hms_topology_nbridges(const struct hms_topology *topo);
+const struct hms_target *hms_topology_target(const struct hms_topology *topo,
+					     unsigned int i);
+const struct hms_initiator *
+hms_topology_initiator(const struct hms_topology *topo, unsigned int i);
+const struct hms_link *hms_topology_link(const struct hms_topology *topo,
+					 unsigned int i);
+const struct hms_bridge *hms_topology_bridge(const struct hms_topology *topo,
+					     unsigned int i);
+
+/* Lookups; NULL with errno ENOENT when absent. */
+enum hms_object_type hms_uid_type(const struct hms_topology *topo,
+				  uint32_t uid);
+const struct hms_target *hms_target_by_uid(const struct hms_topology *topo,
+					   uint32_t uid);
+const struct hms_initiator *
+hms_initiator_by_uid(const struct hms_topology *topo, uint32_t uid);
+const struct hms_link *hms_link_by_uid(const struct hms_topology *topo,
+				       uint32_t uid);
+const struct hms_bridge *hms_bridge_by_uid(const struct hms_topology *topo,
+					   uint32_t uid);
+/* The system target of NUMA node nid. */
+const struct hms_target *hms_target_by_nid(const struct hms_topology *topo,
+					   int nid);
+/* The CPU initiator of node nid / holding CPU cpu. */
+const struct hms_initiator *
+hms_initiator_by_nid(const struct hms_topology *topo, int nid);
+const struct hms_initiator *
+hms_initiator_by_cpu(const struct hms_topology *topo, int cpu);
+/*
+ * The device initiator whose parent device is dev: either a sysfs path of
+ * the device (resolved, e.g. "/sys/class/misc/hms_test0") or its name
+ * ("hms_test0").
+ */
+const struct hms_initiator *
+hms_initiator_by_device(const struct hms_topology *topo, const char *dev);
+/* Initiator of the CPU the calling thread runs on (sched_getcpu()). */
+const struct hms_initiator *
+hms_initiator_current(const struct hms_topology *topo);
+
+/* Target attributes */
+uint32_t hms_target_uid(const struct hms_target *t);
+uint64_t hms_target_size(const struct hms_target *t);	/* bytes */
+int hms_target_nid(const struct hms_target *t);		/* -1: no node */
+enum hms_target_type hms_target_type(const struct hms_target *t);
+const char *hms_target_type_name(const struct hms_target *t); /* sysfs text */
+int hms_target_cpu_accessible(const struct hms_target *t);
+unsigned int hms_target_nlinks(const struct hms_target *t);
+const struct hms_link *hms_target_link(const struct hms_target *t,
+				       unsigned int i);
+
+/* Initiator attributes */
+uint32_t hms_initiator_uid(const struct hms_initiator *in);
+int hms_initiator_nid(const struct hms_initiator *in);	/* -1: device */
+int hms_initiator_is_device(const struct hms_initiator *in);
+const char *hms_initiator_cpulist(const struct hms_initiator *in); /* "" */
+int hms_initiator_has_cpu(const struct hms_initiator *in, int cpu);
+unsigned int hms_initiator_ncpus(const struct hms_initiator *in);
+/* Resolved path / name of the parent device, NULL for CPU initiators. */
+const char *hms_initiator_device(const struct hms_initiator *in);
+const char *hms_initiator_device_name(const struct hms_initiator *in);
+unsigned int hms_initiator_nlinks(const struct hms_initiator *in);
+const struct hms_link *hms_initiator_link(const struct hms_initiator *in,
+					  unsigned int i);
+unsigned int hms_initiator_nbridges(const struct hms_initiator *in);
+const struct hms_bridge *hms_initiator_bridge(const struct hms_initiator *in,
+					      unsigned int i);
+
+/* Link attributes */
+uint32_t hms_link_uid(const struct hms_link *l);
+const struct hms_perf *hms_link_perf(const struct hms_link *l);
+uint32_t hms_link_distance(const struct hms_link *l);	/* SLIT, 0: none */
+unsigned int hms_link_ninitiators(const struct hms_link *l);
+const struct hms_initiator *hms_link_initiator(const struct hms_link *l,
+					       unsigned int i);
+unsigned int hms_link_ntargets(const struct hms_link *l);
+const struct hms_target *hms_link_target(const struct hms_link *l,
+					 unsigned int i);
+unsigned int hms_link_nbridges(const struct hms_link *l);
+const struct hms_bridge *hms_link_bridge(const struct hms_link *l,
+					 unsigned int i);
+
+/* Bridge attributes */
+uint32_t hms_bridge_uid(const struct hms_bridge *b);
+const struct hms_perf *hms_bridge_perf(const struct hms_bridge *b);
+/* i = 0 or 1: the two links the bridge connects (by increasing uid). */
+const struct hms_link *hms_bridge_link(const struct hms_bridge *b,
+				       unsigned int i);
+unsigned int hms_bridge_ninitiators(const struct hms_bridge *b);
+const struct hms_initiator *hms_bridge_initiator(const struct hms_bridge *b,
+						 unsigned int i);
+int hms_bridge_allows(const struct hms_bridge *b,
+		      const struct hms_initiator *in);
+
+/* ------------------------------------------------------------------ */
+/* Paths and target choice (hms_path(3))                              */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The properties of the (initiator, target) pair: those of the path with
+ * the highest read bandwidth, ties broken by the lowest read latency (an
+ * unknown value ranks below every known one); remaining ties go to the path
+ * with the fewest elements. Returns 0, or -1 with errno ENOENT when the
+ * initiator cannot reach the target (EINVAL for NULL arguments).
+ */
+int hms_path(const struct hms_topology *topo, const struct hms_initiator *in,
+	     const struct hms_target *t, struct hms_perf *perf);
+/*
+ * The uids of the elements of that path, L0, B1, L1, ..., Bk, Lk (list
+ * call: NULL uids returns the count). -1/ENOENT: no path.
+ */
+int hms_path_elements(const struct hms_topology *topo,
+		      const struct hms_initiator *in,
+		      const struct hms_target *t, uint32_t *uids,
+		      unsigned int n);
+
+/* Ranking criteria, one of: */
+#define HMS_BY_BANDWIDTH	1	/* highest path read bandwidth, then
+					 * lowest read latency */
+#define HMS_BY_LATENCY		2	/* lowest path read latency, then
+					 * highest read bandwidth */
+#define HMS_BY_CAPACITY		3	/* largest size, then bandwidth */
+#define HMS_BY_MASK		0xffU
+/* ...optionally OR'ed with filters on the candidate targets: */
+#define HMS_ONLY_SYSTEM		(1U << 8)	/* "system" targets */
+#define HMS_ONLY_DEVICE		(1U << 9)	/* device-private/coherent */
+#define HMS_ONLY_CPULESS	(1U << 10)	/* no CPU initiator on its node
+						 * (HBM, far memory, devices) */
+#define HMS_ONLY_CPU_ACCESSIBLE	(1U << 11)	/* cpu_accessible = 1 */
+
+/*
+ * The best target the initiator can reach by "by" (like
+ * hwloc_get_best_target()); remaining ties go to the lowest uid. flags
+ * must be 0. NULL with errno ENOENT if no reachable target passes the
+ * filters, EINVAL for bad arguments.
+ */
+const struct hms_target *hms_best_target(const struct hms_topology *topo,
+					 const struct hms_initiator *in,
+					 unsigned int by, unsigned long flags);
+/*
+ * Every target the initiator can reach, best first by "by", as uids ready
+ * for hbind() (list call). At most HBIND_MAX_TARGETS (64) are useful.
+ */
+int hms_target_fallback_list(const struct hms_topology *topo,
+			     const struct hms_initiator *in, unsigned int by,
+			     uint32_t *uids, unsigned int n);
+
+/* ------------------------------------------------------------------ */
+/* Error hooks (hms_error(3)), weak: a program may define its own.     */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Called with the failing function's name when a call fails for a reason
+ * other than bad arguments; the default prints "libhms: where: strerror"
+ * on stderr when the environment has HMS_DEBUG set, else nothing.
+ */
+void hms_error(const char *where);
+/*
+ * Called for recoverable problems (object skipped while loading...), num
+ * is one of HMS_W_*; the default prints when HMS_DEBUG is set.
+ */
+void hms_warn(int num, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+enum {
+	HMS_W_MALFORMED = 1,	/* malformed or missing attribute */
+	HMS_W_DANGLING,		/* dangling or unknown membership symlink */
+	HMS_W_VERSION,		/* object of an unknown version ignored */
+	HMS_W_DUPLICATE,	/* two objects with the same uid */
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HMS_H */

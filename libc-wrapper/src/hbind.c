@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * hbind.c - the hbind() system call wrapper and the helpers that build its
+ * atom stream (see <linux/hbind.h>, the single source of the ABI).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <linux/hbind.h>
+
+#include "internal.h"
+
+/*
+ * Until the C library knows the call, fall back to the number the kernel
+ * patch gives it (provisional: 463 on x86_64). Other architectures get
+ * ENOSYS rather than a guess.
+ */
+#ifndef __NR_hbind
+# if defined(__x86_64__) && !defined(__ILP32__)
+#  define __NR_hbind 463
+# endif
+#endif
+
+_Static_assert(HMS_BIND_STRICT == HBIND_BIND_STRICT, "hms.h out of sync");
+_Static_assert(HMS_MIGRATE_ALL == HBIND_MIGRATE_ALL, "hms.h out of sync");
+_Static_assert(HMS_QUERY_NOT_PRESENT == -ENOENT, "hms.h out of sync");
+_Static_assert(HMS_QUERY_NO_MEMORY == -EFAULT, "hms.h out of sync");
+
+static long raw_hbind(unsigned long start, unsigned long len,
+		      const uint32_t *targets, unsigned int ntargets,
+		      uint32_t *atoms, unsigned int natoms)
+{
+#ifdef __NR_hbind
+	return syscall(__NR_hbind, start, len, targets, ntargets, atoms, natoms);
+#else
+	(void)start; (void)len; (void)targets; (void)ntargets;
+	(void)atoms; (void)natoms;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+/* -1 unknown, 0 absent, 1 present */
+static int has_hbind = -1;
+
+/*
+ * The probe must not be fooled by another system call sitting on the
+ * provisional number (463 is setxattrat() since Linux 6.13): a valid
+ * DEFAULT command on an empty range returns 0 from hbind() only;
+ * setxattrat() rejects the same arguments (usize 1) with EINVAL before
+ * looking at anything else.
+ */
+int hms_has_hbind(void)
+{
+	int v = __atomic_load_n(&has_hbind, __ATOMIC_RELAXED);
+
+	if (v < 0) {
+		int saved = errno;
+		uint32_t atom = HBIND_ATOM(HBIND_CMD_DEFAULT, HBIND_DEFAULT_NDWORDS);
+
+		v = raw_hbind(0, 0, NULL, 0, &atom, 1) == 0;
+		__atomic_store_n(&has_hbind, v, __ATOMIC_RELAXED);
+		errno = saved;
+	}
+	return v;
+}
+
+long hbind(unsigned long start, unsigned long len, const uint32_t *targets,
+	   unsigned int ntargets, uint32_t *atoms, unsigned int natoms)
+{
+	if (!hms_has_hbind()) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return raw_hbind(start, len, targets, ntargets, atoms, natoms);
+}
+
+static size_t page_size(void)
+{
+	static size_t ps;
+
+	if (!ps) {
+		long v = sysconf(_SC_PAGESIZE);
+
+		ps = v > 0 ? (size_t)v : 4096;
+	}
+	return ps;
+}
+
+/* Widen [addr, addr+len) to whole pages. */
+static int widen(const void *addr, size_t len, unsigned long *start,
+		 unsigned long *wlen)
+{
+	unsigned long ps = page_size(), a = (unsigned long)addr;
+	unsigned long s = a & ~(ps - 1), e;
+
+	if (len > ~0UL - a - ps) {
+		errno = EINVAL;
+		return -1;
+	}
+	e = (a + len + ps - 1) & ~(ps - 1);
+	*start = s;
+	*wlen = len ? e - s : 0;
+	return 0;
+}
+
+size_t hms_npages(const void *addr, size_t len)
+{
+	unsigned long s, l;
+
+	if (widen(addr, len, &s, &l))
+		return 0;
+	return l / page_size();
+}
+
+static long call(const char *who, const void *addr, size_t len,
+		 const uint32_t *targets, unsigned int n, uint32_t *atoms,
+		 unsigned int natoms)
+{
+	unsigned long s, l;
+	long r;
+
+	if (widen(addr, len, &s, &l))
+		return -1;
+	r = hbind(s, l, targets, n, atoms, natoms);
+	if (r < 0 && errno != EINVAL) {
+		int e = errno;
+
+		hms_error(who);
+		errno = e;
+	}
+	return r;
+}
+
+int hms_bind(void *addr, size_t len, const uint32_t *targets, unsigned int n,
+	     unsigned int flags)
+{
+	uint32_t atoms[1 + HBIND_BIND_NDWORDS] = {
+		HBIND_ATOM(HBIND_CMD_BIND, HBIND_BIND_NDWORDS), flags,
+	};
+
+	return (int)call("hms_bind", addr, len, targets, n, atoms, 2);
+}
+
+long hms_migrate(void *addr, size_t len, const uint32_t *targets,
+		 unsigned int n, unsigned int flags)
+{
+	uint32_t atoms[1 + HBIND_MIGRATE_NDWORDS] = {
+		HBIND_ATOM(HBIND_CMD_MIGRATE, HBIND_MIGRATE_NDWORDS), flags, 0,
+	};
+
+	if (call("hms_migrate", addr, len, targets, n, atoms, 3) < 0)
+		return -1;
+	return (long)atoms[2];
+}
+
+int hms_query(const void *addr, size_t len, int32_t *out)
+{
+	uint64_t p = (uintptr_t)out;
+	uint32_t atoms[1 + HBIND_QUERY_NDWORDS] = {
+		HBIND_ATOM(HBIND_CMD_QUERY, HBIND_QUERY_NDWORDS), 0,
+		(uint32_t)p, (uint32_t)(p >> 32),
+	};
+
+	return (int)call("hms_query", addr, len, NULL, 0, atoms, 4);
+}
+
+int hms_default(void *addr, size_t len)
+{
+	uint32_t atom = HBIND_ATOM(HBIND_CMD_DEFAULT, HBIND_DEFAULT_NDWORDS);
+
+	return (int)call("hms_default", addr, len, NULL, 0, &atom, 1);
+}
+
+#define ALLOC_VALID	(HMS_ALLOC_STRICT | HMS_ALLOC_POPULATE | HMS_ALLOC_MIGRATE)
+
+void *hms_alloc_on_target(size_t size, uint32_t uid, unsigned int flags)
+{
+	size_t ps = page_size(), i;
+	char *p;
+	int e;
+
+	if (!size || (flags & ~ALLOC_VALID) || uid > INT32_MAX) {
+		errno = EINVAL;
+		return NULL;
+	}
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	if (p == MAP_FAILED) {
+		hms_error("hms_alloc_on_target");
+		return NULL;
+	}
+	if (hms_bind(p, size, &uid, 1,
+		     (flags & HMS_ALLOC_STRICT) ? HMS_BIND_STRICT : 0))
+		goto fail;
+	if (flags & (HMS_ALLOC_POPULATE | HMS_ALLOC_MIGRATE))
+		for (i = 0; i < size; i += ps)
+			((volatile char *)p)[i] = 0;
+	if ((flags & HMS_ALLOC_MIGRATE) && hms_migrate(p, size, &uid, 1, 0) < 0)
+		goto fail;
+	return p;
+fail:
+	e = errno;
+	munmap(p, size);
+	errno = e;
+	return NULL;
+}
+
+int hms_free(void *ptr, size_t size)
+{
+	if (!ptr)
+		return 0;
+	return munmap(ptr, size);
+}

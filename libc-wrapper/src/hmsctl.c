@@ -1,0 +1,710 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * hmsctl - show the Heterogeneous Memory System topology and its paths.
+ *
+ *   hmsctl [--root DIR] topology [--json | --dot]
+ *   hmsctl [--root DIR] path INITIATOR TARGET [--json]
+ *   hmsctl [--root DIR] best INITIATOR --by bandwidth|latency|capacity
+ *          [--only system,device,cpuless,cpu-accessible]
+ *   hmsctl [--root DIR] fallback INITIATOR --by ... [--only ...]
+ *
+ * Exit status: 0 success, 1 runtime error (no topology, unknown object,
+ * no path), 2 usage error.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hms.h"
+
+#define EXIT_RUNTIME	1
+#define EXIT_USAGE	2
+
+static const char *prog = "hmsctl";
+
+static const struct option opts[] = {
+	{ "root",	required_argument,	NULL, 'r' },
+	{ "json",	no_argument,		NULL, 'j' },
+	{ "dot",	no_argument,		NULL, 'd' },
+	{ "by",		required_argument,	NULL, 'b' },
+	{ "only",	required_argument,	NULL, 'o' },
+	{ "help",	no_argument,		NULL, 'h' },
+	{ "version",	no_argument,		NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: hmsctl [--root DIR] COMMAND [ARGS]\n"
+"Show the Heterogeneous Memory System (HMS) topology and its paths.\n"
+"\n"
+"commands:\n"
+"  topology [--json|--dot]        targets, initiators, links, bridges and the\n"
+"                                 initiator x target path bandwidth/latency\n"
+"  path INITIATOR TARGET [--json] properties and elements of the path the\n"
+"                                 HMS path rule picks\n"
+"  best INITIATOR --by CRITERION [--only FILTERS]\n"
+"                                 uid of the best target for INITIATOR\n"
+"  fallback INITIATOR --by CRITERION [--only FILTERS]\n"
+"                                 reachable targets, best first (hbind order)\n"
+"\n"
+"INITIATOR and TARGET are uids; INITIATOR may also be \"current\" (the\n"
+"initiator of the CPU hmsctl runs on). CRITERION: bandwidth, latency or\n"
+"capacity. FILTERS: comma-separated system, device, cpuless, cpu-accessible.\n"
+"\n"
+"options:\n"
+"  -r, --root DIR   read the HMS bus from DIR (a directory containing\n"
+"                   \"devices\"; default $HMS_SYSFS_ROOT or /sys/bus/hms)\n"
+"  -h, --help       this text\n"
+"  -V, --version    version\n"
+"\n"
+"exit status: 0 success, 1 runtime error, 2 usage error\n");
+}
+
+static void __attribute__((format(printf, 1, 2))) err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", prog);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'hmsctl --help' for more information.\n");
+	return EXIT_USAGE;
+}
+
+static int parse_uid(const char *s, uint32_t *uid)
+{
+	char *end;
+	unsigned long v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v > INT32_MAX)
+		return -1;
+	*uid = (uint32_t)v;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* formatting                                                          */
+
+static const char *fmt_size(uint64_t v, char *buf, size_t n)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	unsigned int u = 0;
+	uint64_t d = 1;
+
+	while (u < 5 && v >= d * 1024) {
+		d *= 1024;
+		u++;
+	}
+	if (v % d == 0)
+		snprintf(buf, n, "%" PRIu64 " %s", v / d, unit[u]);
+	else
+		snprintf(buf, n, "%.1f %s", (double)v / (double)d, unit[u]);
+	return buf;
+}
+
+/* value or "?" when unknown (0) */
+static const char *fmt_val(uint64_t v, char *buf, size_t n)
+{
+	if (!v)
+		snprintf(buf, n, "?");
+	else
+		snprintf(buf, n, "%" PRIu64, v);
+	return buf;
+}
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static void print_uids(const char *sep, const void *obj,
+		       unsigned int (*count)(const void *),
+		       const void *(*get)(const void *, unsigned int),
+		       uint32_t (*uid)(const void *))
+{
+	unsigned int i, n = count(obj);
+
+	for (i = 0; i < n; i++)
+		printf("%s%" PRIu32, i ? sep : "", uid(get(obj, i)));
+	if (!n && !strcmp(sep, ","))
+		printf("-");
+}
+
+/* adapters so the list printers can take any object kind */
+#define ADAPT(kind, list, elem)						\
+static unsigned int kind##_n##list##_v(const void *o)			\
+{ return hms_##kind##_n##list(o); }					\
+static const void *kind##_##list##_v(const void *o, unsigned int i)	\
+{ return hms_##kind##_##elem(o, i); }
+
+ADAPT(target, links, link)
+ADAPT(initiator, links, link)
+ADAPT(initiator, bridges, bridge)
+ADAPT(link, initiators, initiator)
+ADAPT(link, targets, target)
+ADAPT(link, bridges, bridge)
+ADAPT(bridge, initiators, initiator)
+
+static unsigned int bridge_nlinks_v(const void *o)
+{
+	return hms_bridge_link(o, 0) ? 2 : 0;
+}
+
+static const void *bridge_links_v(const void *o, unsigned int i)
+{
+	return hms_bridge_link(o, i);
+}
+
+static uint32_t link_uid_v(const void *o) { return hms_link_uid(o); }
+static uint32_t bridge_uid_v(const void *o) { return hms_bridge_uid(o); }
+static uint32_t target_uid_v(const void *o) { return hms_target_uid(o); }
+static uint32_t initiator_uid_v(const void *o) { return hms_initiator_uid(o); }
+
+#define LIST(sep, obj, kind, list, ekind)				\
+	print_uids(sep, obj, kind##_n##list##_v, kind##_##list##_v, ekind##_uid_v)
+
+/* ------------------------------------------------------------------ */
+/* topology                                                            */
+
+static void show_matrix(const struct hms_topology *topo, int latency)
+{
+	unsigned int i, j, nt = hms_topology_ntargets(topo);
+	unsigned int ni = hms_topology_ninitiators(topo);
+	char buf[32];
+
+	printf("path %s (%s), initiator x target (-: no path, ?: unknown):\n",
+	       latency ? "read latency" : "read bandwidth",
+	       latency ? "ns" : "MB/s");
+	printf("  %9s", "init\\tgt");
+	for (j = 0; j < nt; j++)
+		printf(" %8" PRIu32, hms_target_uid(hms_topology_target(topo, j)));
+	putchar('\n');
+	for (i = 0; i < ni; i++) {
+		const struct hms_initiator *in = hms_topology_initiator(topo, i);
+
+		printf("  %9" PRIu32, hms_initiator_uid(in));
+		for (j = 0; j < nt; j++) {
+			struct hms_perf p;
+
+			if (hms_path(topo, in, hms_topology_target(topo, j), &p))
+				printf(" %8s", "-");
+			else
+				printf(" %8s", fmt_val(latency ? p.read_latency :
+						       p.read_bandwidth, buf, sizeof(buf)));
+		}
+		putchar('\n');
+	}
+}
+
+static void show_table(const struct hms_topology *topo)
+{
+	unsigned int i, n;
+	char b1[32], b2[32], b3[32], b4[32];
+
+	n = hms_topology_ntargets(topo);
+	printf("targets: %u\n", n);
+	if (n)
+		printf("  %6s %4s %-16s %12s %3s  %s\n", "uid", "nid", "type", "size",
+		       "cpu", "links");
+	for (i = 0; i < n; i++) {
+		const struct hms_target *t = hms_topology_target(topo, i);
+
+		printf("  %6" PRIu32 " %4d %-16s %12s %3s  ", hms_target_uid(t),
+		       hms_target_nid(t), hms_target_type_name(t),
+		       fmt_size(hms_target_size(t), b1, sizeof(b1)),
+		       hms_target_cpu_accessible(t) ? "yes" : "no");
+		LIST(",", t, target, links, link);
+		putchar('\n');
+	}
+	n = hms_topology_ninitiators(topo);
+	printf("initiators: %u\n", n);
+	if (n)
+		printf("  %6s %4s %-16s %-10s %s\n", "uid", "nid", "cpus/device",
+		       "links", "bridges");
+	for (i = 0; i < n; i++) {
+		const struct hms_initiator *in = hms_topology_initiator(topo, i);
+		const char *what = hms_initiator_is_device(in) ?
+				   hms_initiator_device_name(in) :
+				   hms_initiator_cpulist(in);
+
+		printf("  %6" PRIu32 " %4d %-16s ", hms_initiator_uid(in),
+		       hms_initiator_nid(in), what ? what : "(device)");
+		LIST(",", in, initiator, links, link);
+		printf(" ");
+		LIST(",", in, initiator, bridges, bridge);
+		putchar('\n');
+	}
+	n = hms_topology_nlinks(topo);
+	printf("links: %u (bandwidth MB/s, latency ns, ?: unknown)\n", n);
+	if (n)
+		printf("  %6s %8s %8s %8s %8s %4s  %s\n", "uid", "rd-bw", "wr-bw",
+		       "rd-lat", "wr-lat", "dist", "initiators / targets / bridges");
+	for (i = 0; i < n; i++) {
+		const struct hms_link *l = hms_topology_link(topo, i);
+		const struct hms_perf *p = hms_link_perf(l);
+
+		printf("  %6" PRIu32 " %8s %8s %8s %8s %4" PRIu32 "  ", hms_link_uid(l),
+		       fmt_val(p->read_bandwidth, b1, sizeof(b1)),
+		       fmt_val(p->write_bandwidth, b2, sizeof(b2)),
+		       fmt_val(p->read_latency, b3, sizeof(b3)),
+		       fmt_val(p->write_latency, b4, sizeof(b4)),
+		       hms_link_distance(l));
+		LIST(",", l, link, initiators, initiator);
+		printf(" / ");
+		LIST(",", l, link, targets, target);
+		printf(" / ");
+		LIST(",", l, link, bridges, bridge);
+		putchar('\n');
+	}
+	n = hms_topology_nbridges(topo);
+	printf("bridges: %u\n", n);
+	if (n)
+		printf("  %6s %8s %8s %8s %8s  %s\n", "uid", "rd-bw", "wr-bw",
+		       "rd-lat", "wr-lat", "links / initiators");
+	for (i = 0; i < n; i++) {
+		const struct hms_bridge *b = hms_topology_bridge(topo, i);
+		const struct hms_perf *p = hms_bridge_perf(b);
+
+		printf("  %6" PRIu32 " %8s %8s %8s %8s  ", hms_bridge_uid(b),
+		       fmt_val(p->read_bandwidth, b1, sizeof(b1)),
+		       fmt_val(p->write_bandwidth, b2, sizeof(b2)),
+		       fmt_val(p->read_latency, b3, sizeof(b3)),
+		       fmt_val(p->write_latency, b4, sizeof(b4)));
+		LIST(",", b, bridge, links, link);
+		printf(" / ");
+		LIST(",", b, bridge, initiators, initiator);
+		putchar('\n');
+	}
+	if (hms_topology_ninitiators(topo) && hms_topology_ntargets(topo)) {
+		show_matrix(topo, 0);
+		show_matrix(topo, 1);
+	}
+}
+
+static void json_perf(const struct hms_perf *p)
+{
+	printf("\"read_bandwidth\": %" PRIu64 ", \"write_bandwidth\": %" PRIu64
+	       ", \"read_latency\": %" PRIu64 ", \"write_latency\": %" PRIu64,
+	       p->read_bandwidth, p->write_bandwidth, p->read_latency,
+	       p->write_latency);
+}
+
+#define JLIST(key, obj, kind, list, ekind)				\
+	do {								\
+		printf(", \"" key "\": [");				\
+		LIST(", ", obj, kind, list, ekind);			\
+		printf("]");						\
+	} while (0)
+
+static void show_json(const struct hms_topology *topo)
+{
+	unsigned int i, j, n;
+
+	printf("{\n  \"targets\": [");
+	n = hms_topology_ntargets(topo);
+	for (i = 0; i < n; i++) {
+		const struct hms_target *t = hms_topology_target(topo, i);
+
+		printf("%s\n    {\"uid\": %" PRIu32 ", \"nid\": %d, \"type\": ",
+		       i ? "," : "", hms_target_uid(t), hms_target_nid(t));
+		json_str(hms_target_type_name(t));
+		printf(", \"size\": %" PRIu64 ", \"cpu_accessible\": %s",
+		       hms_target_size(t),
+		       hms_target_cpu_accessible(t) ? "true" : "false");
+		JLIST("links", t, target, links, link);
+		printf("}");
+	}
+	printf("\n  ],\n  \"initiators\": [");
+	n = hms_topology_ninitiators(topo);
+	for (i = 0; i < n; i++) {
+		const struct hms_initiator *in = hms_topology_initiator(topo, i);
+
+		printf("%s\n    {\"uid\": %" PRIu32 ", \"nid\": %d, \"cpulist\": ",
+		       i ? "," : "", hms_initiator_uid(in), hms_initiator_nid(in));
+		json_str(hms_initiator_cpulist(in));
+		printf(", \"device\": ");
+		if (hms_initiator_device_name(in))
+			json_str(hms_initiator_device_name(in));
+		else
+			printf("null");
+		JLIST("links", in, initiator, links, link);
+		JLIST("bridges", in, initiator, bridges, bridge);
+		printf("}");
+	}
+	printf("\n  ],\n  \"links\": [");
+	n = hms_topology_nlinks(topo);
+	for (i = 0; i < n; i++) {
+		const struct hms_link *l = hms_topology_link(topo, i);
+
+		printf("%s\n    {\"uid\": %" PRIu32 ", ", i ? "," : "", hms_link_uid(l));
+		json_perf(hms_link_perf(l));
+		printf(", \"distance\": %" PRIu32, hms_link_distance(l));
+		JLIST("initiators", l, link, initiators, initiator);
+		JLIST("targets", l, link, targets, target);
+		JLIST("bridges", l, link, bridges, bridge);
+		printf("}");
+	}
+	printf("\n  ],\n  \"bridges\": [");
+	n = hms_topology_nbridges(topo);
+	for (i = 0; i < n; i++) {
+		const struct hms_bridge *b = hms_topology_bridge(topo, i);
+
+		printf("%s\n    {\"uid\": %" PRIu32 ", ", i ? "," : "", hms_bridge_uid(b));
+		json_perf(hms_bridge_perf(b));
+		JLIST("links", b, bridge, links, link);
+		JLIST("initiators", b, bridge, initiators, initiator);
+		printf("}");
+	}
+	printf("\n  ],\n  \"paths\": [");
+	n = 0;
+	for (i = 0; i < hms_topology_ninitiators(topo); i++) {
+		const struct hms_initiator *in = hms_topology_initiator(topo, i);
+
+		for (j = 0; j < hms_topology_ntargets(topo); j++) {
+			const struct hms_target *t = hms_topology_target(topo, j);
+			struct hms_perf p;
+
+			if (hms_path(topo, in, t, &p))
+				continue;
+			printf("%s\n    {\"initiator\": %" PRIu32 ", \"target\": %"
+			       PRIu32 ", ", n++ ? "," : "", hms_initiator_uid(in),
+			       hms_target_uid(t));
+			json_perf(&p);
+			printf("}");
+		}
+	}
+	printf("\n  ]\n}\n");
+}
+
+static void show_dot(const struct hms_topology *topo)
+{
+	unsigned int i, j, n;
+	char b1[32], b2[32];
+
+	printf("graph hms {\n\tnode [fontsize=10];\n");
+	n = hms_topology_ntargets(topo);
+	for (i = 0; i < n; i++) {
+		const struct hms_target *t = hms_topology_target(topo, i);
+
+		printf("\tt%" PRIu32 " [shape=box, label=\"target %" PRIu32
+		       "\\n%s, node %d\\n%s\"];\n", hms_target_uid(t),
+		       hms_target_uid(t), hms_target_type_name(t), hms_target_nid(t),
+		       fmt_size(hms_target_size(t), b1, sizeof(b1)));
+	}
+	n = hms_topology_ninitiators(topo);
+	for (i = 0; i < n; i++) {
+		const struct hms_initiator *in = hms_topology_initiator(topo, i);
+		const char *dev = hms_initiator_device_name(in);
+
+		printf("\ti%" PRIu32 " [shape=ellipse, label=\"initiator %" PRIu32
+		       "\\n%s%s\"];\n", hms_initiator_uid(in), hms_initiator_uid(in),
+		       dev ? "" : "cpus ",
+		       dev ? dev : hms_initiator_cpulist(in));
+	}
+	n = hms_topology_nlinks(topo);
+	for (i = 0; i < n; i++) {
+		const struct hms_link *l = hms_topology_link(topo, i);
+		const struct hms_perf *p = hms_link_perf(l);
+
+		printf("\tl%" PRIu32 " [shape=diamond, label=\"link %" PRIu32
+		       "\\n%s MB/s %s ns\"];\n", hms_link_uid(l), hms_link_uid(l),
+		       fmt_val(p->read_bandwidth, b1, sizeof(b1)),
+		       fmt_val(p->read_latency, b2, sizeof(b2)));
+		for (j = 0; j < hms_link_ninitiators(l); j++)
+			printf("\tl%" PRIu32 " -- i%" PRIu32 ";\n", hms_link_uid(l),
+			       hms_initiator_uid(hms_link_initiator(l, j)));
+		for (j = 0; j < hms_link_ntargets(l); j++)
+			printf("\tl%" PRIu32 " -- t%" PRIu32 ";\n", hms_link_uid(l),
+			       hms_target_uid(hms_link_target(l, j)));
+	}
+	n = hms_topology_nbridges(topo);
+	for (i = 0; i < n; i++) {
+		const struct hms_bridge *b = hms_topology_bridge(topo, i);
+		const struct hms_perf *p = hms_bridge_perf(b);
+
+		printf("\tb%" PRIu32 " [shape=hexagon, label=\"bridge %" PRIu32
+		       "\\n%s MB/s %s ns\"];\n", hms_bridge_uid(b), hms_bridge_uid(b),
+		       fmt_val(p->read_bandwidth, b1, sizeof(b1)),
+		       fmt_val(p->read_latency, b2, sizeof(b2)));
+		for (j = 0; j < 2 && hms_bridge_link(b, j); j++)
+			printf("\tb%" PRIu32 " -- l%" PRIu32 ";\n", hms_bridge_uid(b),
+			       hms_link_uid(hms_bridge_link(b, j)));
+		for (j = 0; j < hms_bridge_ninitiators(b); j++)
+			printf("\tb%" PRIu32 " -- i%" PRIu32 " [style=dashed];\n",
+			       hms_bridge_uid(b),
+			       hms_initiator_uid(hms_bridge_initiator(b, j)));
+	}
+	printf("}\n");
+}
+
+/* ------------------------------------------------------------------ */
+/* path, best, fallback                                                */
+
+static int get_initiator(const struct hms_topology *topo, const char *arg,
+			 const struct hms_initiator **in)
+{
+	uint32_t uid;
+
+	if (!strcmp(arg, "current")) {
+		*in = hms_initiator_current(topo);
+		if (!*in) {
+			err("no initiator for the current CPU: %s", strerror(errno));
+			return EXIT_RUNTIME;
+		}
+		return 0;
+	}
+	if (parse_uid(arg, &uid))
+		return usage_error("invalid initiator uid '%s'", arg);
+	*in = hms_initiator_by_uid(topo, uid);
+	if (!*in) {
+		err("%s: no such initiator", arg);
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+static int cmd_path(const struct hms_topology *topo, char **args, int json)
+{
+	const struct hms_initiator *in;
+	const struct hms_target *t;
+	struct hms_perf p;
+	uint32_t uid, elems[512];
+	int r, n, i;
+	char b[4][32];
+
+	r = get_initiator(topo, args[0], &in);
+	if (r)
+		return r;
+	if (parse_uid(args[1], &uid))
+		return usage_error("invalid target uid '%s'", args[1]);
+	t = hms_target_by_uid(topo, uid);
+	if (!t) {
+		err("%s: no such target", args[1]);
+		return EXIT_RUNTIME;
+	}
+	if (hms_path(topo, in, t, &p) ||
+	    (n = hms_path_elements(topo, in, t, elems, 512)) < 0) {
+		if (errno == ENOENT)
+			err("initiator %" PRIu32 " cannot reach target %" PRIu32,
+			    hms_initiator_uid(in), uid);
+		else
+			err("path: %s", strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	if (json) {
+		printf("{\"initiator\": %" PRIu32 ", \"target\": %" PRIu32 ", ",
+		       hms_initiator_uid(in), uid);
+		json_perf(&p);
+		printf(", \"elements\": [");
+		for (i = 0; i < n; i++)
+			printf("%s%" PRIu32, i ? ", " : "", elems[i]);
+		printf("]}\n");
+		return 0;
+	}
+	printf("initiator %" PRIu32 " -> target %" PRIu32 "\n"
+	       "read bandwidth:  %s MB/s\nwrite bandwidth: %s MB/s\n"
+	       "read latency:    %s ns\nwrite latency:   %s ns\npath:           ",
+	       hms_initiator_uid(in), uid,
+	       fmt_val(p.read_bandwidth, b[0], 32), fmt_val(p.write_bandwidth, b[1], 32),
+	       fmt_val(p.read_latency, b[2], 32), fmt_val(p.write_latency, b[3], 32));
+	for (i = 0; i < n; i++)
+		printf(" %s %" PRIu32, i % 2 ? "bridge" : "link", elems[i]);
+	putchar('\n');
+	return 0;
+}
+
+static int parse_by(const char *by, const char *only, unsigned int *out)
+{
+	char *s, *tok, *save = NULL;
+
+	if (!by)
+		return usage_error("%s", "--by is required");
+	if (!strcmp(by, "bandwidth"))
+		*out = HMS_BY_BANDWIDTH;
+	else if (!strcmp(by, "latency"))
+		*out = HMS_BY_LATENCY;
+	else if (!strcmp(by, "capacity"))
+		*out = HMS_BY_CAPACITY;
+	else
+		return usage_error("invalid --by '%s'", by);
+	if (!only)
+		return 0;
+	s = strdup(only);
+	if (!s) {
+		err("%s", strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "system"))
+			*out |= HMS_ONLY_SYSTEM;
+		else if (!strcmp(tok, "device"))
+			*out |= HMS_ONLY_DEVICE;
+		else if (!strcmp(tok, "cpuless"))
+			*out |= HMS_ONLY_CPULESS;
+		else if (!strcmp(tok, "cpu-accessible"))
+			*out |= HMS_ONLY_CPU_ACCESSIBLE;
+		else {
+			int r = usage_error("invalid --only filter '%s'", tok);
+
+			free(s);
+			return r;
+		}
+	}
+	free(s);
+	return 0;
+}
+
+static int cmd_best(const struct hms_topology *topo, char **args,
+		    const char *by, const char *only, int list)
+{
+	const struct hms_initiator *in;
+	unsigned int how = 0;
+	int r, n, i;
+
+	r = parse_by(by, only, &how);
+	if (r)
+		return r;
+	r = get_initiator(topo, args[0], &in);
+	if (r)
+		return r;
+	if (!list) {
+		const struct hms_target *t = hms_best_target(topo, in, how, 0);
+
+		if (!t) {
+			err("no target for initiator %" PRIu32 ": %s",
+			    hms_initiator_uid(in),
+			    errno == ENOENT ? "none reachable" : strerror(errno));
+			return EXIT_RUNTIME;
+		}
+		printf("%" PRIu32 "\n", hms_target_uid(t));
+		return 0;
+	}
+	n = hms_target_fallback_list(topo, in, how, NULL, 0);
+	if (n > 0) {
+		uint32_t *uids = calloc((size_t)n, sizeof(*uids));
+
+		if (!uids) {
+			err("%s", strerror(errno));
+			return EXIT_RUNTIME;
+		}
+		n = hms_target_fallback_list(topo, in, how, uids, (unsigned int)n);
+		for (i = 0; i < n; i++)
+			printf("%s%" PRIu32, i ? " " : "", uids[i]);
+		putchar('\n');
+		free(uids);
+	}
+	if (n < 0) {
+		err("fallback: %s", strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	if (n == 0) {
+		err("no target reachable from initiator %" PRIu32,
+		    hms_initiator_uid(in));
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *root = NULL, *by = NULL, *only = NULL, *cmd;
+	struct hms_topology *topo;
+	int json = 0, dot = 0, c, nargs, ret, want;
+	char **args;
+
+	while ((c = getopt_long(argc, argv, "r:hV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r': root = optarg; break;
+		case 'j': json = 1; break;
+		case 'd': dot = 1; break;
+		case 'b': by = optarg; break;
+		case 'o': only = optarg; break;
+		case 'h': usage(stdout); return 0;
+		case 'V': printf("hmsctl (libhms) 1.0\n"); return 0;
+		default:
+			fprintf(stderr, "Try 'hmsctl --help' for more information.\n");
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc)
+		return usage_error("%s", "missing command");
+	cmd = argv[optind];
+	args = argv + optind + 1;
+	nargs = argc - optind - 1;
+	if (!strcmp(cmd, "topology"))
+		want = 0;
+	else if (!strcmp(cmd, "path"))
+		want = 2;
+	else if (!strcmp(cmd, "best") || !strcmp(cmd, "fallback"))
+		want = 1;
+	else
+		return usage_error("unknown command '%s'", cmd);
+	if (nargs != want) {
+		fprintf(stderr, "%s: %s: expected %d argument%s, got %d\n", prog, cmd,
+			want, want == 1 ? "" : "s", nargs);
+		return EXIT_USAGE;
+	}
+	if ((json && dot) || (dot && want) || (json && want == 1))
+		return usage_error("%s", "--json/--dot do not apply here");
+	if ((by || only) && want != 1)
+		return usage_error("--by/--only only apply to best and fallback%s", "");
+
+	if (root ? hms_topology_load_from(&topo, root)
+		 : hms_topology_load(&topo, 0)) {
+		const char *r = root ? root : getenv("HMS_SYSFS_ROOT");
+
+		err("cannot read the HMS topology from %s: %s",
+		    r ? r : HMS_SYSFS_ROOT, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	if (!strcmp(cmd, "topology")) {
+		if (json)
+			show_json(topo);
+		else if (dot)
+			show_dot(topo);
+		else
+			show_table(topo);
+		ret = 0;
+	} else if (!strcmp(cmd, "path")) {
+		ret = cmd_path(topo, args, json);
+	} else {
+		ret = cmd_best(topo, args, by, only, !strcmp(cmd, "fallback"));
+	}
+	hms_topology_free(topo);
+	if (!ret && (fflush(stdout) || ferror(stdout))) {
+		err("write error: %s", strerror(errno));
+		ret = EXIT_RUNTIME;
+	}
+	return ret;
+}
