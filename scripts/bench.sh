@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# bench.sh - the hbind benchmark: boot the two-socket-hbm guest once and run
+# hbind-bench in it (hbind MIGRATE vs move_pages() vs mbind(MPOL_MF_MOVE) vs
+# migrate_pages() moving the same pages from node 0 to node 1, 4 KiB pages
+# and THP, sizes 1..256 MiB; single-page BIND vs mbind latency; QUERY vs
+# move_pages status). Prints the figures; asserts nothing about times.
+#
+# Usage: scripts/bench.sh [--kernel BZIMAGE] [--reps N] [--sizes 1,4,16,64,256]
+#                         [--kinds 4k|thp|both] [--no-build]
+# The table is also kept in $HMS_CACHE/bench/hbind-<date>.txt.
+# Under TCG the figures compare methods with each other; absolute times mean
+# little.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kernel= reps=5 sizes=1,4,16,64,256 kinds=both build=1
+usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; }
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernel=$2; shift ;;
+	--reps) reps=$2; shift ;;
+	--sizes) sizes=$2; shift ;;
+	--kinds) kinds=$2; shift ;;
+	--no-build) build=0 ;;
+	-h|--help) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+	shift
+done
+case $reps in ''|*[!0-9]*) die "--reps wants a number" ;; esac
+case $sizes in ''|*[!0-9,]*) die "--sizes wants MiB values like 1,4,16" ;; esac
+case $kinds in 4k|thp|both) ;; *) die "--kinds is 4k, thp or both" ;; esac
+# nodes 0 and 1 have 512 MiB each and the guest 1280 MiB: one 256 MiB region
+# (plus its page arrays) is the most that fits with room to migrate.
+for s in ${sizes//,/ }; do
+	[ "$s" -le 256 ] || die "size $s MiB does not fit the two-socket-hbm nodes (max 256)"
+done
+
+[ $build = 0 ] || "$HMS_TOP/scripts/build-userspace.sh" >/dev/null
+[ -x "$HMS_OUT/bin/hbind-bench" ] || die "no $HMS_OUT/bin/hbind-bench (run scripts/build-userspace.sh)"
+
+mkdir -p "$HMS_CACHE/bench"
+outfile=$HMS_CACHE/bench/hbind-$(date +%Y%m%d-%H%M%S).txt
+# THP: madvise, so that 4K runs get base pages (MADV_NOHUGEPAGE) and THP runs
+# get huge pages (MADV_HUGEPAGE) whatever the kernel's default is.
+guest_cmd="echo madvise > /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; \
+echo 'kernel:' \$(uname -r); numactl -H 2>/dev/null | grep -E '^node [0-9]+ (size|free)'; \
+exec hbind-bench -a 0 -b 1 -r $reps -s $sizes -k $kinds"
+log "benchmark on two-socket-hbm (reps $reps, sizes $sizes MiB, $kinds)"
+set -- --topology two-socket-hbm --timeout 3600
+[ -z "$kernel" ] || set -- "$@" --kernel "$kernel"
+rc=0
+"$HMS_TOP/scripts/vm.sh" "$@" -- sh -c "$guest_cmd" | tee "$outfile" || rc=$?
+log "figures kept in $outfile"
+exit $rc

@@ -1,0 +1,484 @@
+#!/usr/bin/env bats
+# hbind(): BIND, MIGRATE, QUERY and DEFAULT compared with what mbind(),
+# move_pages(), migrate_pages() and numactl do to the same pages, on whatever
+# topology the guest runs (tests needing more nodes, or nodes small enough to
+# fill, skip and say so). hbind-do (tests/guest/helpers/hbind-do.c) maps the
+# memory and prints one line per operation; hbind-common.bash maps nodes to
+# HMS target uids. Every hbind-do run is pinned to a CPU of HB_HOME, so that
+# "local" allocations land on HB_HOME.
+
+setup() {
+	load common
+	load hbind-common
+	hb_setup
+	H=$HB_HOME
+}
+
+# hb ARGS...: run hbind-do pinned to HB_CPU
+hb() { run hbind-do -c "$HB_CPU" "$@"; }
+
+# lines_of PREFIX: all lines of $output starting with PREFIX, joined by " | "
+lines_of() {
+	local l out=
+	while IFS= read -r l; do
+		case $l in "$1"*) out="$out | $l" ;; esac
+	done <<< "$output"
+	echo "${out# | }"
+}
+
+# nodelist N...: node ids as the kernel prints a nodemask ("1-3,5")
+nodelist() {
+	local s=-1 p=-1 out= n
+	for n in $(printf '%s\n' "$@" | sort -n) 999999; do
+		if [ "$n" -eq $((p + 1)) ]; then p=$n; continue; fi
+		if [ "$s" -ge 0 ]; then
+			[ "$s" -eq "$p" ] && out="$out,$s" || out="$out,$s-$p"
+		fi
+		s=$n p=$n
+	done
+	echo "${out#,}"
+}
+
+# place_home: hbind-do ops that put every page on HB_HOME and leave no policy
+place_home() { echo "mbind:bind:$H touch mbind:default"; }
+
+# ---------------------------------------------------------------- BIND
+
+@test "BIND strict then touch: pages on the target, MPOL_BIND in get_mempolicy and numa_maps, like mbind(MPOL_BIND)" {
+	need_mem_nodes 2
+	local o=$HB_OTHER u=${HB_UID[$HB_OTHER]} kind pol nm
+	for kind in anon shm; do
+		hb -m $kind -n 256 bind:$u:strict touch where getpol numamaps verify
+		assert_success
+		assert_line "bind ok"
+		assert_line "nodes n$o=256"
+		assert_line "policy 0-255:bind=static:$o"
+		assert_line --regexp "^numa_maps bind=static:$o .*N$o=256"
+		assert_line "verify ok"
+		pol=$(hb_line policy) nm=$(hb_line numa_maps | awk '{ print $2 }')
+		hb -m $kind -n 256 mbind:bind+static:$o touch where getpol numamaps
+		assert_success
+		assert_line "nodes n$o=256"
+		assert_equal "$(hb_line policy)" "$pol"
+		assert_equal "$(hb_line numa_maps | awk '{ print $2 }')" "$nm"
+	done
+}
+
+@test "BIND non-strict then touch: pages on the target, MPOL_PREFERRED_MANY, like mbind(MPOL_PREFERRED_MANY)" {
+	need_mem_nodes 2
+	local o=$HB_OTHER u=${HB_UID[$HB_OTHER]} kind
+	for kind in anon shm; do
+		hb -m $kind -n 256 bind:$u touch where getpol numamaps
+		assert_success
+		assert_line "nodes n$o=256"
+		assert_line "policy 0-255:prefer_many=static:$o"
+		assert_line --regexp "^numa_maps prefer \(many\)=static:$o .*N$o=256"
+		hb -m $kind -n 256 mbind:pmany+static:$o touch where getpol
+		assert_success
+		assert_line "nodes n$o=256"
+		assert_line "policy 0-255:prefer_many=static:$o"
+	done
+}
+
+@test "BIND on the middle of a mapping splits it: only that part is bound, like mbind" {
+	need_mem_nodes 2
+	local o=$HB_OTHER want_pages want_pol
+	want_pages="pages 0-15:n$H 16-31:n$o 32-63:n$H"
+	want_pol="policy 0-15:default 16-31:bind=static:$o 32-63:default"
+	hb -n 64 bind:${HB_UID[$o]}:strict@16+16 touch pages getpol
+	assert_success
+	assert_line "$want_pages"
+	assert_line "$want_pol"
+	hb -n 64 mbind:bind+static:$o@16+16 touch pages getpol
+	assert_success
+	assert_line "$want_pages"
+	assert_line "$want_pol"
+}
+
+@test "BIND on THP memory: huge pages on the target, like mbind" {
+	need_mem_nodes 2
+	have_thp || skip "no transparent huge pages in this kernel"
+	local o=$HB_OTHER
+	hb -m thp -n 1024 bind:${HB_UID[$o]}:strict touch where thp
+	assert_success
+	assert_line "nodes n$o=1024"
+	assert_line "thp kb=4096"
+	hb -m thp -n 1024 mbind:bind:$o touch where thp
+	assert_success
+	assert_line "nodes n$o=1024"
+	assert_line "thp kb=4096"
+}
+
+@test "BIND strict to a full target: the toucher is OOM-killed within the target's node, like mbind(MPOL_BIND)" {
+	need_small_nodes 1
+	local s=${HB_SMALL[0]} mib how
+	mib=$(($(node_total_mib "$s") + 64))
+	for how in "bind:${HB_UID[$s]}:strict" "mbind:bind:$s"; do
+		dmesg -C 2>/dev/null || true
+		hb -n ${mib}M "$how" touch where
+		[ "$status" -eq 137 ] ||
+			fail "$how then touching $mib MiB: exit $status, want 137 (SIGKILL from the OOM killer): $output"
+		assert_line --regexp "^(bind|mbind) ok$"
+		refute_line "touch ok"
+		if dmesg >/dev/null 2>&1; then
+			run dmesg
+			assert_output --regexp "oom-kill:constraint=CONSTRAINT_MEMORY_POLICY,nodemask=$s,"
+			assert_output --regexp "Killed process [0-9]+ \(hbind-do\)"
+		fi
+	done
+}
+
+@test "BIND non-strict to a full target: the rest falls back to the local node, like MPOL_PREFERRED_MANY" {
+	need_small_nodes 1
+	local s=${HB_SMALL[0]} mib pages how l
+	mib=$(($(node_total_mib "$s") + 64))
+	pages=$((mib * 256))
+	for how in "bind:${HB_UID[$s]}" "mbind:pmany:$s"; do
+		hb -n ${mib}M "$how" touch where verify
+		assert_success
+		assert_line "touch ok"
+		assert_line "verify ok"
+		l=$(hb_line nodes)
+		assert_equal "$(nodes_in "$l")" "$(printf '%s\n' "$s" "$H" | sort -n | xargs)"
+		[ "$(count_on "$s" "$l")" -gt $((pages / 3)) ] || fail "$how: too little on node $s: $l"
+		assert_equal $(($(count_on "$s" "$l") + $(count_on "$H" "$l"))) "$pages"
+	done
+}
+
+@test "BIND to two targets: the first listed is filled first, then the second; mbind(MPOL_BIND) goes by distance" {
+	need_small_nodes 2
+	local near=${HB_SMALL[0]} far=${HB_SMALL[1]} mib pages l flags
+	local un=${HB_UID[$near]} uf=${HB_UID[$far]}
+	for flags in :strict ""; do
+		hb -n 8M bind:$uf,$un$flags touch where getpol
+		assert_success
+		assert_line "nodes n$far=2048"
+		assert_line --regexp "^policy 0-2047:(bind|prefer_many)=static:$(nodelist "$near" "$far")$"
+		hb -n 8M bind:$un,$uf$flags touch where
+		assert_success
+		assert_line "nodes n$near=2048"
+	done
+	if [ "$(node_distance "$H" "$near")" -lt "$(node_distance "$H" "$far")" ]; then
+		hb -n 8M mbind:bind:$near,$far touch where
+		assert_success
+		assert_line "nodes n$near=2048"
+	fi
+	# more than the first holds: it fills, the rest goes to the second only
+	mib=$(($(node_total_mib "$far") + 48))
+	pages=$((mib * 256))
+	hb -n ${mib}M bind:$uf,$un:strict touch where verify
+	assert_success
+	assert_line "verify ok"
+	l=$(hb_line nodes)
+	assert_equal "$(nodes_in "$l")" "$(printf '%s\n' "$near" "$far" | sort -n | xargs)"
+	assert_equal $(($(count_on "$far" "$l") + $(count_on "$near" "$l"))) "$pages"
+	[ "$(count_on "$far" "$l")" -gt "$(count_on "$near" "$l")" ] ||
+		fail "the first listed target ($far) should hold most: $l"
+}
+
+@test "BIND, MIGRATE, QUERY in one call run in stream order" {
+	need_mem_nodes 2
+	local o=$HB_OTHER u=${HB_UID[$HB_OTHER]} B M Q
+	B=$(atom $HB_BIND 1) M=$(atom $HB_MIGRATE 2) Q=$(atom $HB_QUERY 3)
+	hb -n 32 $(place_home) hcall:t=$u,a=$B/1/$M/0/0/$Q/0/Q getpol
+	assert_success
+	assert_line --regexp "^hcall ret=0 out=$B/0x1/$M/0x0/0x20/$Q/0x0/"
+	assert_equal "$(q2n "$(hb_line query)")" "0-31:n$o"
+	assert_line "policy 0-31:bind=static:$o"
+	hb -n 32 $(place_home) hcall:t=$u,a=$Q/0/Q/$M/0/0
+	assert_success
+	assert_line --regexp "^hcall ret=0 out=$Q/0x0/0x[0-9a-f]+/0x[0-9a-f]+/$M/0x0/0x20$"
+	assert_equal "$(q2n "$(hb_line query)")" "0-31:n$H"
+}
+
+# ---------------------------------------------------------------- MIGRATE
+
+@test "MIGRATE to one target moves the same pages as move_pages(), mbind(MPOL_MF_MOVE), migrate_pages()" {
+	need_mem_nodes 2
+	local o=$HB_OTHER u=${HB_UID[$HB_OTHER]} want
+	want="nodes n$o=256"
+	hb -n 256 $(place_home) migrate:$u where verify
+	assert_success
+	assert_line "migrate moved=256"
+	assert_line "$want"
+	assert_line "verify ok"
+	hb -n 256 $(place_home) move:$o where
+	assert_success
+	assert_line "move ret=0 n$o=256"
+	assert_line "$want"
+	hb -n 256 $(place_home) mbind:bind:$o:move+strict where
+	assert_success
+	assert_line "mbind ok"
+	assert_line "$want"
+	hb -n 256 $(place_home) mpages:$H:$o where
+	assert_success
+	assert_line "migrate_pages ret=0"
+	assert_line "$want"
+}
+
+@test "MIGRATE counts only pages it moved: untouched, zero-page and already-there pages are not counted" {
+	need_mem_nodes 2
+	local o=$HB_OTHER u=${HB_UID[$HB_OTHER]} pre want
+	# 0-63 already on o, 64-191 on H, 192-223 zero page, 224-255 untouched
+	pre="mbind:bind:$o@0+64 touch@0+64 mbind:bind:$H@64+128 touch@64+128 mbind:default read@192+32"
+	want="pages 0-191:n$o 192-223:EFAULT 224-255:ENOENT"
+	hb -n 256 $pre migrate:$u pages
+	assert_success
+	assert_line "migrate moved=128"
+	assert_line "$want"
+	hb -n 256 $pre move:$o pages
+	assert_success
+	assert_line "move ret=0 n$o=192 ENOENT=32 EFAULT=32"
+	assert_line "$want"
+	hb -n 256 $pre mbind:bind:$o:move pages
+	assert_success
+	assert_line "$want"
+}
+
+@test "MIGRATE of THP moves them whole and keeps them huge, like move_pages()" {
+	need_mem_nodes 2
+	have_thp || skip "no transparent huge pages in this kernel"
+	local o=$HB_OTHER u=${HB_UID[$HB_OTHER]}
+	hb -m thp -n 1024 $(place_home) thp migrate:$u where thp verify
+	assert_success
+	assert_equal "$(lines_of thp)" "thp kb=4096 | thp kb=4096"
+	assert_line "migrate moved=1024"
+	assert_line "nodes n$o=1024"
+	assert_line "verify ok"
+	hb -m thp -n 1024 $(place_home) move:$o where thp
+	assert_success
+	assert_line "nodes n$o=1024"
+	assert_line "thp kb=4096"
+	# a THP partly in the range: as mbind, the range decides, base pages count
+	hb -m thp -n 1024 $(place_home) migrate:$u@0+256 where
+	assert_success
+	assert_line --regexp "^migrate moved=(256|512)$"
+}
+
+@test "MIGRATE with an ordered list: a page goes to the first listed target, and leaves a listed target only for one listed before it" {
+	need_mem_nodes 3
+	local a b c ua ub uc pre
+	a=$H b=$(mem_nodes | tr ' ' '\n' | grep -vx "$H" | sed -n 1p)
+	c=$(mem_nodes | tr ' ' '\n' | grep -vx "$H" | sed -n 2p)
+	ua=${HB_UID[$a]} ub=${HB_UID[$b]} uc=${HB_UID[$c]}
+	# pages 0-63 on a, 64-127 on b, 128-191 on c
+	pre="mbind:bind:$a@0+64 mbind:bind:$b@64+64 mbind:bind:$c@128+64 touch mbind:default"
+	hb -n 192 $pre pages migrate:$ub,$uc pages
+	assert_success
+	assert_line "pages 0-63:n$a 64-127:n$b 128-191:n$c"
+	assert_line "migrate moved=128"
+	assert_line "pages 0-191:n$b"
+	hb -n 192 $pre migrate:$uc,$ub pages
+	assert_success
+	assert_line "migrate moved=128"
+	assert_line "pages 0-191:n$c"
+	# pages on the only listed target or on one listed first stay
+	hb -n 192 $pre migrate:$ua,$ub,$uc pages
+	assert_success
+	assert_line "migrate moved=128"
+	assert_line "pages 0-191:n$a"
+}
+
+@test "MIGRATE with an ordered list falls to the next target when the first is full" {
+	need_small_nodes 2
+	local s1=${HB_SMALL[0]} s2=${HB_SMALL[1]} mib pages l
+	mib=$(($(node_total_mib "$s1") + 48))
+	pages=$((mib * 256))
+	hb -n ${mib}M $(place_home) migrate:${HB_UID[$s1]},${HB_UID[$s2]} where verify
+	assert_success
+	assert_line "migrate moved=$pages"
+	assert_line "verify ok"
+	l=$(hb_line nodes)
+	assert_equal "$(nodes_in "$l")" "$(printf '%s\n' "$s1" "$s2" | sort -n | xargs)"
+	[ "$(count_on "$s1" "$l")" -gt "$(count_on "$s2" "$l")" ] ||
+		fail "the first listed target ($s1) should hold most: $l"
+}
+
+@test "MIGRATE skips pages another process maps unless HBIND_MIGRATE_ALL, like MPOL_MF_MOVE vs MOVE_ALL" {
+	need_mem_nodes 2
+	local o=$HB_OTHER u=${HB_UID[$HB_OTHER]} kind
+	for kind in shm anon; do
+		hb -m $kind -n 64 $(place_home) hold \
+			migrate:$u where \
+			move:$o where \
+			mbind:bind:$o:move mbind:default where \
+			migrate:$u:all where \
+			mbind:bind:$H:moveall mbind:default where \
+			move:$o:all where release
+		assert_success
+		assert_line "hold ok"
+		assert_line "migrate moved=0"
+		assert_line --regexp "^move ret=[0-9]+ EACCES=64$"
+		assert_line "migrate moved=64"
+		assert_line "move ret=0 n$o=64"
+		assert_equal "$(lines_of nodes)" \
+			"nodes n$H=64 | nodes n$H=64 | nodes n$H=64 | nodes n$o=64 | nodes n$H=64 | nodes n$o=64"
+	done
+}
+
+@test "HBIND_MIGRATE_ALL needs CAP_SYS_NICE: EPERM without it, like MPOL_MF_MOVE_ALL" {
+	need_mem_nodes 2
+	local o=$HB_OTHER u=${HB_UID[$HB_OTHER]}
+	hb -n 64 $(place_home) nocap migrate:$u:all mbind:bind:$o:moveall move:$o:all where migrate:$u where
+	assert_success
+	assert_line "nocap ok"
+	assert_line "migrate errno=EPERM"
+	assert_line "mbind errno=EPERM"
+	assert_line "move errno=EPERM"
+	assert_line "nodes n$H=64"
+	assert_line "migrate moved=64"
+	assert_line "nodes n$o=64"
+	if command -v setpriv >/dev/null; then
+		run setpriv --bounding-set -sys_nice hbind-do -c "$HB_CPU" -n 64 \
+			$(place_home) migrate:$u:all where
+		assert_success
+		assert_line "migrate errno=EPERM"
+		assert_line "nodes n$H=64"
+	fi
+}
+
+# ---------------------------------------------------------------- QUERY
+
+@test "QUERY gives each page's target like move_pages(nodes=NULL): touched, zero page, untouched" {
+	local kind q p
+	for kind in anon shm; do
+		hb -m $kind -n 64 touch@0+16 read@16+16 query pages
+		assert_success
+		refute_line --partial "overrun"
+		q=$(q2n "$(hb_line query)") p=$(hb_line pages)
+		assert_equal "$q" "${p#pages }"
+		if [ $kind = anon ]; then
+			assert_equal "$q" "0-15:n$H 16-31:EFAULT 32-63:ENOENT"
+		else
+			assert_equal "$q" "0-31:n$H 32-63:ENOENT"
+		fi
+	done
+	# a subrange, and the raw uid is the node's target uid
+	hb -n 64 touch@8+8 query@4+16
+	assert_success
+	assert_line "query 0-3:ENOENT 4-11:u${HB_UID[$H]} 12-15:ENOENT"
+	refute_line --partial "overrun"
+}
+
+@test "QUERY follows pages across nodes and THP like move_pages()" {
+	need_mem_nodes 2
+	local o=$HB_OTHER u=${HB_UID[$HB_OTHER]} p
+	hb -n 64 $(place_home) migrate:$u@8+8 move:$o@40+4 query pages
+	assert_success
+	p=$(hb_line pages)
+	assert_equal "$p" "pages 0-7:n$H 8-15:n$o 16-39:n$H 40-43:n$o 44-63:n$H"
+	assert_equal "$(q2n "$(hb_line query)")" "${p#pages }"
+	if have_thp; then
+		hb -m thp -n 1024 touch@0+1 query pages thp
+		assert_success
+		assert_line "thp kb=2048"
+		assert_line "pages 0-511:n$H 512-1023:ENOENT"
+		assert_equal "$(q2n "$(hb_line query)")" "0-511:n$H 512-1023:ENOENT"
+	fi
+}
+
+# ---------------------------------------------------------------- DEFAULT
+
+@test "DEFAULT drops an hbind or mbind policy like mbind(MPOL_DEFAULT), and moves nothing" {
+	need_mem_nodes 2
+	local o=$HB_OTHER u=${HB_UID[$HB_OTHER]} first
+	for first in "bind:$u:strict" "mbind:bind:$o"; do
+		hb -n 64 $first touch@0+8 default getpol touch@8+56 pages
+		assert_success
+		assert_line "default ok"
+		assert_line "policy 0-63:default"
+		assert_line "pages 0-7:n$o 8-63:n$H"
+		hb -n 64 $first touch@0+8 mbind:default getpol touch@8+56 pages
+		assert_success
+		assert_line "policy 0-63:default"
+		assert_line "pages 0-7:n$o 8-63:n$H"
+	done
+	# part of a range
+	hb -n 64 bind:$u:strict default@8+8 getpol
+	assert_success
+	assert_line "policy 0-7:bind=static:$o 8-15:default 16-63:bind=static:$o"
+	hb -n 64 mbind:bind+static:$o mbind:default@8+8 getpol
+	assert_success
+	assert_line "policy 0-7:bind=static:$o 8-15:default 16-63:bind=static:$o"
+}
+
+# ---------------------------------------------------------------- VMA life
+
+@test "fork: the child inherits the hbind policy, like an mbind policy" {
+	need_mem_nodes 2
+	local o=$HB_OTHER u=${HB_UID[$HB_OTHER]} how
+	for how in "bind:$u:strict" "mbind:bind+static:$o"; do
+		hb -n 64 $how fork touch where getpol end where
+		assert_success
+		assert_line "child: touch ok"
+		assert_line "child: nodes n$o=64"
+		assert_line "child: policy 0-63:bind=static:$o"
+		assert_line "fork exit=0"
+		assert_line "nodes ENOENT=64"
+	done
+}
+
+@test "fork: the child keeps the ordered target list, not just the node set" {
+	need_small_nodes 2
+	local near=${HB_SMALL[0]} far=${HB_SMALL[1]}
+	hb -n 64 bind:${HB_UID[$far]},${HB_UID[$near]}:strict fork touch where end
+	assert_success
+	assert_line "child: nodes n$far=64"
+	assert_line "fork exit=0"
+}
+
+@test "munmap drops the policy: a new mapping in the same place has none, like mbind" {
+	need_mem_nodes 2
+	local o=$HB_OTHER how
+	for how in "bind:${HB_UID[$o]}:strict" "mbind:bind+static:$o"; do
+		hb -n 64 $how remap@16+16 getpol touch pages
+		assert_success
+		assert_line "remap ok"
+		assert_line "policy 0-15:bind=static:$o 16-31:default 32-63:bind=static:$o"
+		assert_line "pages 0-15:n$o 16-31:n$H 32-63:n$o"
+	done
+}
+
+@test "mremap moves the policy with the mapping, like mbind" {
+	need_mem_nodes 2
+	local o=$HB_OTHER how
+	for how in "bind:${HB_UID[$o]}:strict" "mbind:bind+static:$o"; do
+		hb -n 64 $how touch@0+16 mremap getpol touch@16+48 pages verify@0+16
+		assert_success
+		assert_line "mremap moved"
+		assert_line "policy 0-63:bind=static:$o"
+		assert_line "pages 0-63:n$o"
+		assert_line "verify ok"
+	done
+}
+
+@test "mremap keeps the ordered target list" {
+	need_small_nodes 2
+	local near=${HB_SMALL[0]} far=${HB_SMALL[1]}
+	hb -n 64 bind:${HB_UID[$far]},${HB_UID[$near]}:strict mremap touch where
+	assert_success
+	assert_line "mremap moved"
+	assert_line "nodes n$far=64"
+}
+
+# ---------------------------------------------------------------- numactl
+
+@test "numactl --membind=N / --preferred=N place like hbind BIND (strict / non-strict) to N's target" {
+	command -v numactl >/dev/null || skip "numactl not in the rootfs"
+	local n want
+	for n in $(mem_nodes); do
+		want="nodes n$n=256"
+		run numactl --membind=$n hbind-do -c "$HB_CPU" -n 256 touch where
+		assert_success
+		assert_line "$want"
+		hb -n 256 bind:${HB_UID[$n]}:strict touch where
+		assert_success
+		assert_line "$want"
+		run numactl --preferred=$n hbind-do -c "$HB_CPU" -n 256 touch where
+		assert_success
+		assert_line "$want"
+		hb -n 256 bind:${HB_UID[$n]} touch where
+		assert_success
+		assert_line "$want"
+	done
+}

@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hbind-bench - time hbind(MIGRATE) against move_pages(), mbind(MPOL_MF_MOVE)
+ * and migrate_pages() moving the same pages from node A to node B, for
+ * several sizes, with 4 KiB pages and with THP; and the latency of a
+ * single-page hbind(BIND) against mbind(MPOL_BIND), and of QUERY against
+ * move_pages(nodes=NULL). Prints figures, asserts nothing about times; it
+ * only checks that every method really moved the pages (a row whose pages
+ * did not all arrive is marked with '!').
+ *
+ * Usage: hbind-bench [-a NODE] [-b NODE] [-s 1,4,16,64,256] [-r REPS]
+ *                    [-l LATREPS] [-k 4k|thp|both]
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <inttypes.h>
+#include <sys/mman.h>
+
+#include "hbtest.h"
+
+#define MIB		(1024UL * 1024UL)
+#define THP_SIZE	(2 * MIB)
+#define MAX_REPS	64
+
+enum method { M_HBIND, M_MOVE_PAGES, M_MBIND, M_MIGRATE_PAGES, M_NR };
+static const char *const mname[M_NR] = {
+	"hbind MIGRATE", "move_pages()", "mbind(MF_MOVE)", "migrate_pages()",
+};
+
+static long PS;
+static int node_a, node_b = 1;
+static long uid_a = -1, uid_b = -1;
+static int have_hbind;
+
+struct region {
+	char *base;
+	size_t len, npages;
+	void **ptrs;
+	int *nodes_a, *nodes_b, *status;
+};
+
+static void __attribute__((noreturn)) die(const char *msg)
+{
+	fprintf(stderr, "hbind-bench: %s: %s\n", msg, strerror(errno));
+	exit(1);
+}
+
+static int region_map(struct region *r, size_t len, int thp)
+{
+	char *p;
+	uintptr_t a;
+	size_t i;
+
+	p = mmap(NULL, len + THP_SIZE, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	a = ((uintptr_t)p + THP_SIZE - 1) & ~(THP_SIZE - 1);
+	if (a > (uintptr_t)p)
+		munmap(p, a - (uintptr_t)p);
+	munmap((char *)a + len, (uintptr_t)p + THP_SIZE - a);
+	r->base = (char *)a;
+	r->len = len;
+	r->npages = len / PS;
+	if (madvise(r->base, len, thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE))
+		return -1;
+	r->ptrs = malloc(r->npages * sizeof(void *));
+	r->nodes_a = malloc(r->npages * sizeof(int));
+	r->nodes_b = malloc(r->npages * sizeof(int));
+	r->status = malloc(r->npages * sizeof(int));
+	if (!r->ptrs || !r->nodes_a || !r->nodes_b || !r->status)
+		die("malloc");
+	for (i = 0; i < r->npages; i++) {
+		r->ptrs[i] = r->base + i * PS;
+		r->nodes_a[i] = node_a;
+		r->nodes_b[i] = node_b;
+	}
+	return 0;
+}
+
+static void region_unmap(struct region *r)
+{
+	munmap(r->base, r->len);
+	free(r->ptrs);
+	free(r->nodes_a);
+	free(r->nodes_b);
+	free(r->status);
+}
+
+/* pages of the region on @node (move_pages query) */
+static size_t count_on(struct region *r, int node)
+{
+	size_t i, n = 0;
+
+	if (sys_move_pages(0, r->npages, r->ptrs, NULL, r->status, 0))
+		die("move_pages(query)");
+	for (i = 0; i < r->npages; i++)
+		n += r->status[i] == node;
+	return n;
+}
+
+/* bring every page back to node A, untimed; returns pages on A */
+static size_t replace(struct region *r)
+{
+	if (sys_move_pages(0, r->npages, r->ptrs, r->nodes_a, r->status, 0) < 0)
+		die("move_pages(re-place)");
+	return count_on(r, node_a);
+}
+
+/* one timed move A -> B; returns ns, *moved = pages found on B after */
+static uint64_t timed_move(struct region *r, enum method m, size_t *moved)
+{
+	unsigned long ma = 1UL << node_a, mb = 1UL << node_b;
+	uint32_t tgt = (uint32_t)uid_b;
+	uint32_t atoms[3] = { HBIND_ATOM(HBIND_CMD_MIGRATE, HBIND_MIGRATE_NDWORDS), 0, 0 };
+	uint64_t t0, t1;
+	long ret = 0;
+
+	t0 = hb_now_ns();
+	switch (m) {
+	case M_HBIND:
+		ret = sys_hbind((unsigned long)r->base, r->len, &tgt, 1, atoms, 3);
+		break;
+	case M_MOVE_PAGES:
+		ret = sys_move_pages(0, r->npages, r->ptrs, r->nodes_b, r->status, 0);
+		break;
+	case M_MBIND:
+		ret = sys_mbind((unsigned long)r->base, r->len, HB_MPOL_BIND, &mb,
+				HB_MAXNODE, HB_MPOL_MF_MOVE);
+		break;
+	case M_MIGRATE_PAGES:
+		ret = sys_migrate_pages(0, HB_MAXNODE, &ma, &mb);
+		break;
+	default:
+		break;
+	}
+	t1 = hb_now_ns();
+	if (ret < 0) {
+		fprintf(stderr, "hbind-bench: %s: %s\n", mname[m], strerror(errno));
+		*moved = 0;
+		return t1 - t0;
+	}
+	if (m == M_MBIND &&
+	    sys_mbind((unsigned long)r->base, r->len, HB_MPOL_DEFAULT, NULL, 0, 0))
+		die("mbind(MPOL_DEFAULT)");
+	*moved = count_on(r, node_b);
+	return t1 - t0;
+}
+
+static unsigned long thp_kb(struct region *r)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[256];
+	unsigned long s, e, kb, total = 0;
+	int in = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx ", &s, &e) == 2 && strchr(line, ' ') &&
+		    strchr(line, '-') < strchr(line, ' '))
+			in = s < (unsigned long)r->base + r->len && e > (unsigned long)r->base;
+		else if (in && sscanf(line, "AnonHugePages: %lu kB", &kb) == 1)
+			total += kb;
+	}
+	fclose(f);
+	return total;
+}
+
+static void bench_size(unsigned long mib, int thp, int reps)
+{
+	uint64_t med[M_NR] = { 0 }, t[MAX_REPS], best = UINT64_MAX;
+	int ok[M_NR] = { 0 };
+	unsigned long thpkb[M_NR] = { 0 };
+	struct region r;
+	unsigned long mask = 1UL << node_a;
+	size_t i;
+	int m, k;
+
+	printf("%-4s %5luMiB", thp ? "THP" : "4K", mib);
+	if (thp && mib * MIB < THP_SIZE) {
+		printf("  (smaller than a huge page: skipped)\n");
+		return;
+	}
+	if (region_map(&r, mib * MIB, thp))
+		die("mmap/madvise");
+	/* first placement: bind to A, touch, drop the policy */
+	if (sys_mbind((unsigned long)r.base, r.len, HB_MPOL_BIND, &mask, HB_MAXNODE, 0))
+		die("mbind(MPOL_BIND)");
+	for (i = 0; i < r.npages; i++)
+		r.base[i * PS] = (char)i;
+	if (sys_mbind((unsigned long)r.base, r.len, HB_MPOL_DEFAULT, NULL, 0, 0))
+		die("mbind(MPOL_DEFAULT)");
+
+	for (m = 0; m < M_NR; m++) {
+		int n = 0;
+
+		ok[m] = 1;
+		if (m == M_HBIND && !have_hbind) {
+			ok[m] = -1;
+			continue;
+		}
+		for (k = 0; k < reps; k++) {
+			size_t moved;
+
+			if (replace(&r) != r.npages)
+				ok[m] = 0;	/* could not re-place: node A full */
+			t[n++] = timed_move(&r, m, &moved);
+			if (moved != r.npages)
+				ok[m] = 0;
+			if (k == 0)
+				thpkb[m] = thp_kb(&r);
+		}
+		med[m] = hb_median(t, n);
+		if (med[m] < best)
+			best = med[m];
+	}
+	for (m = 0; m < M_NR; m++) {
+		if (ok[m] < 0)
+			printf(" | %22s", "n/a");
+		else
+			printf(" | %9.2fms (x%5.2f)%s", med[m] / 1e6,
+			       (double)med[m] / (double)best, ok[m] ? " " : "!");
+	}
+	if (thp) {
+		printf(" | THP after move:");
+		for (m = 0; m < M_NR; m++)
+			printf(" %lu", thpkb[m] / 1024);
+		printf(" MiB");
+	}
+	printf("\n");
+	fflush(stdout);
+	region_unmap(&r);
+}
+
+/* single-page BIND vs mbind latency, QUERY vs move_pages status */
+static void bench_latency(int reps)
+{
+	uint64_t *t = malloc(reps * sizeof(*t)), med_h = 0, med_m, med_q = 0, med_s;
+	struct region r;
+	unsigned long masks[2] = { 1UL << node_a, 1UL << node_b };
+	uint32_t tgts[2] = { (uint32_t)uid_a, (uint32_t)uid_b };
+	unsigned long page;
+	int k;
+
+	if (!t)
+		die("malloc");
+	if (region_map(&r, 64 * PS, 0))
+		die("mmap");
+	page = (unsigned long)r.base + 32 * PS;
+	if (have_hbind) {
+		for (k = 0; k < reps; k++) {
+			uint32_t atoms[2] = { HBIND_ATOM(HBIND_CMD_BIND, 1), 0 };
+			uint64_t t0 = hb_now_ns();
+
+			if (sys_hbind(page, PS, &tgts[k & 1], 1, atoms, 2))
+				die("hbind(BIND)");
+			t[k] = hb_now_ns() - t0;
+		}
+		med_h = hb_median(t, reps);
+	}
+	sys_mbind((unsigned long)r.base, r.len, HB_MPOL_DEFAULT, NULL, 0, 0);
+	for (k = 0; k < reps; k++) {
+		uint64_t t0 = hb_now_ns();
+
+		if (sys_mbind(page, PS, HB_MPOL_BIND, &masks[k & 1], HB_MAXNODE, 0))
+			die("mbind(MPOL_BIND)");
+		t[k] = hb_now_ns() - t0;
+	}
+	med_m = hb_median(t, reps);
+	region_unmap(&r);
+
+	/* QUERY vs move_pages status on 16 MiB of touched pages */
+	if (region_map(&r, 16 * MIB, 0))
+		die("mmap");
+	memset(r.base, 1, r.len);
+	{
+		int32_t *buf = malloc(r.npages * sizeof(*buf));
+		uint32_t atoms[4] = { HBIND_ATOM(HBIND_CMD_QUERY, 3), 0,
+				      (uint32_t)(uintptr_t)buf,
+				      (uint32_t)((uint64_t)(uintptr_t)buf >> 32) };
+		int qreps = reps < 20 ? reps : 20;
+
+		if (!buf)
+			die("malloc");
+		if (have_hbind) {
+			for (k = 0; k < qreps; k++) {
+				uint64_t t0 = hb_now_ns();
+
+				if (sys_hbind((unsigned long)r.base, r.len, NULL, 0, atoms, 4))
+					die("hbind(QUERY)");
+				t[k] = hb_now_ns() - t0;
+			}
+			med_q = hb_median(t, qreps);
+		}
+		for (k = 0; k < qreps; k++) {
+			uint64_t t0 = hb_now_ns();
+
+			if (sys_move_pages(0, r.npages, r.ptrs, NULL, r.status, 0))
+				die("move_pages(query)");
+			t[k] = hb_now_ns() - t0;
+		}
+		med_s = hb_median(t, qreps);
+		free(buf);
+	}
+	region_unmap(&r);
+
+	printf("\nsingle-page policy change (median of %d, alternating nodes %d/%d):\n",
+	       reps, node_a, node_b);
+	if (have_hbind)
+		printf("  hbind BIND             %8.2fus (x%4.2f)\n", med_h / 1e3,
+		       (double)med_h / (double)(med_h < med_m ? med_h : med_m));
+	else
+		printf("  hbind BIND             n/a\n");
+	printf("  mbind(MPOL_BIND)       %8.2fus (x%4.2f)\n", med_m / 1e3,
+	       have_hbind ? (double)med_m / (double)(med_h < med_m ? med_h : med_m) : 1.0);
+	printf("placement query of 16 MiB (4096 pages):\n");
+	if (have_hbind)
+		printf("  hbind QUERY            %8.2fus (x%4.2f)\n", med_q / 1e3,
+		       (double)med_q / (double)(med_q < med_s ? med_q : med_s));
+	else
+		printf("  hbind QUERY            n/a\n");
+	printf("  move_pages(NULL)       %8.2fus (x%4.2f)\n", med_s / 1e3,
+	       have_hbind ? (double)med_s / (double)(med_q < med_s ? med_q : med_s) : 1.0);
+	free(t);
+}
+
+static int probe_hbind(void)
+{
+	char *p = mmap(NULL, PS, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint32_t atom = HBIND_ATOM(HBIND_CMD_DEFAULT, 0);
+	int ok;
+
+	if (p == MAP_FAILED)
+		die("mmap");
+	ok = !sys_hbind((unsigned long)p, PS, NULL, 0, &atom, 1);
+	munmap(p, PS);
+	return ok;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: hbind-bench [-a NODE] [-b NODE] [-s MIB,...] [-r REPS] [-l LATREPS]\n"
+"                   [-k 4k|thp|both]\n"
+"  moves the same pages from node A (default 0) to node B (default 1) with\n"
+"  hbind MIGRATE, move_pages(), mbind(MPOL_BIND, MPOL_MF_MOVE) and\n"
+"  migrate_pages(), re-placing them on A (untimed) before each run; prints\n"
+"  the median time of REPS runs (default 5) and its ratio to the best method.\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *sizes = "1,4,16,64,256", *kinds = "both";
+	int reps = 5, latreps = 1000, c;
+	char *dup, *tok, *save;
+	int pass;
+
+	PS = sysconf(_SC_PAGESIZE);
+	while ((c = getopt(argc, argv, "a:b:s:r:l:k:h")) != -1) {
+		switch (c) {
+		case 'a':
+			node_a = atoi(optarg);
+			break;
+		case 'b':
+			node_b = atoi(optarg);
+			break;
+		case 's':
+			sizes = optarg;
+			break;
+		case 'r':
+			reps = atoi(optarg);
+			break;
+		case 'l':
+			latreps = atoi(optarg);
+			break;
+		case 'k':
+			kinds = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (reps < 1 || reps > MAX_REPS || latreps < 1 || node_a == node_b ||
+	    node_a < 0 || node_b < 0 || node_a > 63 || node_b > 63) {
+		usage(stderr);
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	uid_a = hb_uid_of_node(node_a);
+	uid_b = hb_uid_of_node(node_b);
+	have_hbind = uid_a >= 0 && uid_b >= 0 && probe_hbind();
+	printf("hbind-bench: node %d -> node %d, target uids %ld -> %ld, hbind %s\n",
+	       node_a, node_b, uid_a, uid_b, have_hbind ? "available" : "NOT available");
+	printf("median of %d runs per cell; (xN) = time / best method of the row; "
+	       "'!' = not all pages moved\n", reps);
+	printf("migrate_pages() also moves the benchmark's own pages on node %d "
+	       "(a few pages of stack, heap, text)\n\n", node_a);
+	printf("page  size    | %22s | %22s | %22s | %22s\n",
+	       mname[0], mname[1], mname[2], mname[3]);
+	for (pass = 0; pass < 2; pass++) {
+		if ((pass == 0 && !strcmp(kinds, "thp")) ||
+		    (pass == 1 && !strcmp(kinds, "4k")))
+			continue;
+		dup = strdup(sizes);
+		for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+			bench_size(strtoul(tok, NULL, 0), pass, reps);
+		free(dup);
+	}
+	bench_latency(latreps);
+	return 0;
+}
