@@ -643,7 +643,8 @@ int main(int argc, char **argv)
 	int json = 0, dot = 0, c, nargs, ret, want;
 	char **args;
 
-	while ((c = getopt_long(argc, argv, "r:hV", opts, NULL)) != -1) {
+	opterr = 0;	/* our own messages, prefixed "hmsctl:" */
+	while ((c = getopt_long(argc, argv, ":r:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'r': root = optarg; break;
 		case 'j': json = 1; break;
@@ -652,9 +653,11 @@ int main(int argc, char **argv)
 		case 'o': only = optarg; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("hmsctl (libhms) 1.0\n"); return 0;
+		case ':':
+			return usage_error("option '%s' requires an argument",
+					   argv[optind - 1]);
 		default:
-			fprintf(stderr, "Try 'hmsctl --help' for more information.\n");
-			return EXIT_USAGE;
+			return usage_error("unrecognized option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)
