@@ -23,7 +23,8 @@
  *     widest path with the fewest elements.
  * Write bandwidth and latency are those of the chosen path. Each step is
  * O((L + B) log L); ranking every target groups them by B, so one
- * latency search serves all targets with the same bottleneck.
+ * latency search serves all targets with the same bottleneck; a single
+ * pair stops each search as soon as the target's best link is final.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -51,6 +52,7 @@ struct solver {
 	struct heap_item *heap;
 	size_t nheap, capheap;
 	int max_heap;
+	unsigned char *stop;		/* links of the one target asked for */
 };
 
 /* ---------------------------------------------------------------- */
@@ -133,6 +135,7 @@ static void solver_fini(struct solver *s)
 	free(s->pred_link);
 	free(s->pred_bridge);
 	free(s->heap);
+	free(s->stop);
 }
 
 static int solver_init(struct solver *s, const struct hms_topology *topo,
@@ -201,6 +204,9 @@ static int widest(struct solver *s)
 		if (s->done[it.link] || it.key != s->width[it.link])
 			continue;
 		s->done[it.link] = 1;
+		/* labels pop in decreasing order: this is the target's best */
+		if (s->stop && s->stop[it.link])
+			break;
 		for (i = 0; i < l->nbridges; i++) {
 			const struct hms_bridge *b = l->bridges[i];
 			const struct hms_link *o;
@@ -279,6 +285,9 @@ static int restricted(struct solver *s, uint64_t bw, int known_lat)
 		    it.hops != s->hops[it.link])
 			continue;
 		s->done[it.link] = 1;
+		/* (latency, hops, index) pop in increasing order */
+		if (s->stop && s->stop[it.link])
+			break;
 		for (i = 0; i < l->nbridges; i++) {
 			const struct hms_bridge *b = l->bridges[i];
 			const struct hms_link *o;
@@ -406,6 +415,13 @@ static int path_one(const struct hms_topology *topo,
 	}
 	if (solver_init(&s, topo, in))
 		return -1;
+	s.stop = calloc(topo->nlinks + 1, 1);
+	if (!s.stop) {
+		errno = ENOMEM;
+		goto out;
+	}
+	for (unsigned int i = 0; i < t->nlinks; i++)
+		s.stop[t->links[i]->obj.index] = 1;
 	if (widest(&s))
 		goto out;
 	if (bottleneck(&s, t, &bw)) {
