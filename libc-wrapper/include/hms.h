@@ -82,8 +82,8 @@ int hms_default(void *addr, size_t len);
 /* hms_alloc_on_target() flags */
 #define HMS_ALLOC_STRICT	(1U << 0)	/* HMS_BIND_STRICT binding */
 #define HMS_ALLOC_POPULATE	(1U << 1)	/* touch every page after binding */
-#define HMS_ALLOC_MIGRATE	(1U << 2)	/* then migrate to the target
-						 * (device targets) */
+/* populate, then migrate to the target (device-private targets) */
+#define HMS_ALLOC_MIGRATE	(1U << 2)
 /*
  * Anonymous private mapping of size bytes bound to target uid. Returns the
  * mapping or NULL with errno. Free with hms_free().
@@ -128,9 +128,8 @@ struct hms_perf {
 #define HMS_SYSFS_ROOT		"/sys/bus/hms"
 
 /* hms_topology_load() flags */
-#define HMS_TOPOLOGY_STRICT	(1UL << 0)	/* a malformed object fails the
-						 * load (EINVAL) instead of
-						 * being skipped */
+/* a malformed object fails the load (EINVAL) instead of being skipped */
+#define HMS_TOPOLOGY_STRICT	(1UL << 0)
 /*
  * Load the topology from $HMS_SYSFS_ROOT if set, else /sys/bus/hms.
  * Returns 0 or -1 with errno (ENOENT: no HMS bus, ENOMEM, EINVAL).
@@ -266,17 +265,18 @@ int hms_path_elements(const struct hms_topology *topo,
 		      unsigned int n);
 
 /* Ranking criteria, one of: */
-#define HMS_BY_BANDWIDTH	1	/* highest path read bandwidth, then
-					 * lowest read latency */
-#define HMS_BY_LATENCY		2	/* lowest path read latency, then
-					 * highest read bandwidth */
-#define HMS_BY_CAPACITY		3	/* largest size, then bandwidth */
+/* highest path read bandwidth, then lowest read latency */
+#define HMS_BY_BANDWIDTH	1
+/* lowest path read latency, then highest read bandwidth */
+#define HMS_BY_LATENCY		2
+/* largest size, then as HMS_BY_BANDWIDTH */
+#define HMS_BY_CAPACITY		3
 #define HMS_BY_MASK		0xffU
 /* ...optionally OR'ed with filters on the candidate targets: */
 #define HMS_ONLY_SYSTEM		(1U << 8)	/* "system" targets */
 #define HMS_ONLY_DEVICE		(1U << 9)	/* device-private/coherent */
-#define HMS_ONLY_CPULESS	(1U << 10)	/* no CPU initiator on its node
-						 * (HBM, far memory, devices) */
+/* no CPU initiator on the target's node (HBM, far memory, devices) */
+#define HMS_ONLY_CPULESS	(1U << 10)
 #define HMS_ONLY_CPU_ACCESSIBLE	(1U << 11)	/* cpu_accessible = 1 */
 
 /*
@@ -295,6 +295,21 @@ const struct hms_target *hms_best_target(const struct hms_topology *topo,
 int hms_target_fallback_list(const struct hms_topology *topo,
 			     const struct hms_initiator *in, unsigned int by,
 			     uint32_t *uids, unsigned int n);
+
+/* A target and the properties of its path from an initiator. */
+struct hms_target_perf {
+	const struct hms_target *target;
+	struct hms_perf perf;
+};
+
+/*
+ * Every target the initiator can reach with its path properties, best
+ * first by "by" (list call). One search serves all targets: use it rather
+ * than hms_path() per target for tables.
+ */
+int hms_target_ranking(const struct hms_topology *topo,
+		       const struct hms_initiator *in, unsigned int by,
+		       struct hms_target_perf *out, unsigned int n);
 
 /* ------------------------------------------------------------------ */
 /* Error hooks (hms_error(3)), weak: a program may define its own.     */

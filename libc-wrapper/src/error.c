@@ -19,7 +19,7 @@ static int debug(void)
 	static int d = -1;
 
 	if (d < 0)
-		d = getenv("HMS_DEBUG") != NULL;
+		d = !!getenv("HMS_DEBUG");
 	return d;
 }
 

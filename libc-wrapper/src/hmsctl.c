@@ -197,7 +197,53 @@ static uint32_t initiator_uid_v(const void *o) { return hms_initiator_uid(o); }
 /* ------------------------------------------------------------------ */
 /* topology                                                            */
 
-static void show_matrix(const struct hms_topology *topo, int latency)
+/*
+ * Path properties of every (initiator, target) pair, row-major by topology
+ * index; unreachable pairs have reach 0. One ranking per initiator.
+ */
+static int path_table(const struct hms_topology *topo, struct hms_perf **perfs,
+		      unsigned char **reach)
+{
+	unsigned int ni = hms_topology_ninitiators(topo);
+	unsigned int nt = hms_topology_ntargets(topo), i, j;
+	struct hms_target_perf *r = calloc(nt + 1, sizeof(*r));
+
+	*perfs = calloc((size_t)ni * nt + 1, sizeof(**perfs));
+	*reach = calloc((size_t)ni * nt + 1, 1);
+	if (!r || !*perfs || !*reach) {
+		free(r);
+		free(*perfs);
+		free(*reach);
+		return -1;
+	}
+	for (i = 0; i < ni; i++) {
+		int n = hms_target_ranking(topo, hms_topology_initiator(topo, i),
+					   HMS_BY_BANDWIDTH, r, nt);
+
+		for (j = 0; n > 0 && j < (unsigned int)n; j++) {
+			unsigned int lo = 0, hi = nt;
+			uint32_t uid = hms_target_uid(r[j].target);
+
+			/* targets are indexed by increasing uid */
+			while (lo < hi) {
+				unsigned int mid = (lo + hi) / 2;
+
+				if (hms_target_uid(hms_topology_target(topo, mid)) < uid)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			(*perfs)[(size_t)i * nt + lo] = r[j].perf;
+			(*reach)[(size_t)i * nt + lo] = 1;
+		}
+	}
+	free(r);
+	return 0;
+}
+
+static void show_matrix(const struct hms_topology *topo,
+			const struct hms_perf *perfs, const unsigned char *reach,
+			int latency)
 {
 	unsigned int i, j, nt = hms_topology_ntargets(topo);
 	unsigned int ni = hms_topology_ninitiators(topo);
@@ -211,17 +257,15 @@ static void show_matrix(const struct hms_topology *topo, int latency)
 		printf(" %8" PRIu32, hms_target_uid(hms_topology_target(topo, j)));
 	putchar('\n');
 	for (i = 0; i < ni; i++) {
-		const struct hms_initiator *in = hms_topology_initiator(topo, i);
-
-		printf("  %9" PRIu32, hms_initiator_uid(in));
+		printf("  %9" PRIu32, hms_initiator_uid(hms_topology_initiator(topo, i)));
 		for (j = 0; j < nt; j++) {
-			struct hms_perf p;
+			const struct hms_perf *p = &perfs[(size_t)i * nt + j];
 
-			if (hms_path(topo, in, hms_topology_target(topo, j), &p))
+			if (!reach[(size_t)i * nt + j])
 				printf(" %8s", "-");
 			else
-				printf(" %8s", fmt_val(latency ? p.read_latency :
-						       p.read_bandwidth, buf, sizeof(buf)));
+				printf(" %8s", fmt_val(latency ? p->read_latency :
+						       p->read_bandwidth, buf, sizeof(buf)));
 		}
 		putchar('\n');
 	}
@@ -307,8 +351,17 @@ static void show_table(const struct hms_topology *topo)
 		putchar('\n');
 	}
 	if (hms_topology_ninitiators(topo) && hms_topology_ntargets(topo)) {
-		show_matrix(topo, 0);
-		show_matrix(topo, 1);
+		struct hms_perf *perfs;
+		unsigned char *reach;
+
+		if (path_table(topo, &perfs, &reach)) {
+			err("paths: %s", strerror(errno));
+			return;
+		}
+		show_matrix(topo, perfs, reach, 0);
+		show_matrix(topo, perfs, reach, 1);
+		free(perfs);
+		free(reach);
 	}
 }
 
@@ -327,8 +380,10 @@ static void json_perf(const struct hms_perf *p)
 		printf("]");						\
 	} while (0)
 
-static void show_json(const struct hms_topology *topo)
+static int show_json(const struct hms_topology *topo)
 {
+	struct hms_perf *perfs;
+	unsigned char *reach;
 	unsigned int i, j, n;
 
 	printf("{\n  \"targets\": [");
@@ -387,24 +442,27 @@ static void show_json(const struct hms_topology *topo)
 		printf("}");
 	}
 	printf("\n  ],\n  \"paths\": [");
+	if (path_table(topo, &perfs, &reach))
+		return -1;
 	n = 0;
 	for (i = 0; i < hms_topology_ninitiators(topo); i++) {
 		const struct hms_initiator *in = hms_topology_initiator(topo, i);
+		unsigned int nt = hms_topology_ntargets(topo);
 
-		for (j = 0; j < hms_topology_ntargets(topo); j++) {
-			const struct hms_target *t = hms_topology_target(topo, j);
-			struct hms_perf p;
-
-			if (hms_path(topo, in, t, &p))
+		for (j = 0; j < nt; j++) {
+			if (!reach[(size_t)i * nt + j])
 				continue;
 			printf("%s\n    {\"initiator\": %" PRIu32 ", \"target\": %"
 			       PRIu32 ", ", n++ ? "," : "", hms_initiator_uid(in),
-			       hms_target_uid(t));
-			json_perf(&p);
+			       hms_target_uid(hms_topology_target(topo, j)));
+			json_perf(&perfs[(size_t)i * nt + j]);
 			printf("}");
 		}
 	}
 	printf("\n  ]\n}\n");
+	free(perfs);
+	free(reach);
+	return 0;
 }
 
 static void show_dot(const struct hms_topology *topo)
@@ -513,8 +571,10 @@ static int cmd_path(const struct hms_topology *topo, char **args, int json)
 		err("%s: no such target", args[1]);
 		return EXIT_RUNTIME;
 	}
-	if (hms_path(topo, in, t, &p) ||
-	    (n = hms_path_elements(topo, in, t, elems, 512)) < 0) {
+	n = hms_path(topo, in, t, &p);
+	if (!n)
+		n = hms_path_elements(topo, in, t, elems, 512);
+	if (n < 0) {
 		if (errno == ENOENT)
 			err("initiator %" PRIu32 " cannot reach target %" PRIu32,
 			    hms_initiator_uid(in), uid);
@@ -566,15 +626,15 @@ static int parse_by(const char *by, const char *only, unsigned int *out)
 		return EXIT_RUNTIME;
 	}
 	for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "system"))
+		if (!strcmp(tok, "system")) {
 			*out |= HMS_ONLY_SYSTEM;
-		else if (!strcmp(tok, "device"))
+		} else if (!strcmp(tok, "device")) {
 			*out |= HMS_ONLY_DEVICE;
-		else if (!strcmp(tok, "cpuless"))
+		} else if (!strcmp(tok, "cpuless")) {
 			*out |= HMS_ONLY_CPULESS;
-		else if (!strcmp(tok, "cpu-accessible"))
+		} else if (!strcmp(tok, "cpu-accessible")) {
 			*out |= HMS_ONLY_CPU_ACCESSIBLE;
-		else {
+		} else {
 			int r = usage_error("invalid --only filter '%s'", tok);
 
 			free(s);
@@ -646,13 +706,27 @@ int main(int argc, char **argv)
 	opterr = 0;	/* our own messages, prefixed "hmsctl:" */
 	while ((c = getopt_long(argc, argv, ":r:hV", opts, NULL)) != -1) {
 		switch (c) {
-		case 'r': root = optarg; break;
-		case 'j': json = 1; break;
-		case 'd': dot = 1; break;
-		case 'b': by = optarg; break;
-		case 'o': only = optarg; break;
-		case 'h': usage(stdout); return 0;
-		case 'V': printf("hmsctl (libhms) 1.0\n"); return 0;
+		case 'r':
+			root = optarg;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'd':
+			dot = 1;
+			break;
+		case 'b':
+			by = optarg;
+			break;
+		case 'o':
+			only = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("hmsctl (libhms) 1.0\n");
+			return 0;
 		case ':':
 			return usage_error("option '%s' requires an argument",
 					   argv[optind - 1]);
@@ -692,13 +766,15 @@ int main(int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	if (!strcmp(cmd, "topology")) {
-		if (json)
-			show_json(topo);
-		else if (dot)
-			show_dot(topo);
-		else
-			show_table(topo);
 		ret = 0;
+		if (dot) {
+			show_dot(topo);
+		} else if (!json) {
+			show_table(topo);
+		} else if (show_json(topo)) {
+			err("paths: %s", strerror(errno));
+			ret = EXIT_RUNTIME;
+		}
 	} else if (!strcmp(cmd, "path")) {
 		ret = cmd_path(topo, args, json);
 	} else {

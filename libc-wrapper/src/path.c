@@ -391,10 +391,8 @@ static unsigned int walk(const struct solver *s, int li, struct hms_perf *p,
 static int check_args(const struct hms_topology *topo,
 		      const struct hms_initiator *in, const struct hms_target *t)
 {
-	const struct hms_object *o;
-
 	if (!topo || !in || (t && hms__lookup(topo, t->obj.uid) != &t->obj) ||
-	    (o = hms__lookup(topo, in->obj.uid)) != &in->obj) {
+	    hms__lookup(topo, in->obj.uid) != &in->obj) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -569,14 +567,22 @@ static int rank(const struct hms_topology *topo, const struct hms_initiator *in,
 	struct cand *c;
 	struct solver s;
 	unsigned int i, j, n = 0;
-	int (*cmp)(const void *, const void *);
+	int (*cmp)(const void *x, const void *y);
 
 	*out = NULL;
 	switch (by & HMS_BY_MASK) {
-	case HMS_BY_BANDWIDTH: cmp = by_bandwidth; break;
-	case HMS_BY_LATENCY: cmp = by_latency; break;
-	case HMS_BY_CAPACITY: cmp = by_capacity; break;
-	default: errno = EINVAL; return -1;
+	case HMS_BY_BANDWIDTH:
+		cmp = by_bandwidth;
+		break;
+	case HMS_BY_LATENCY:
+		cmp = by_latency;
+		break;
+	case HMS_BY_CAPACITY:
+		cmp = by_capacity;
+		break;
+	default:
+		errno = EINVAL;
+		return -1;
 	}
 	if ((by & ~BY_VALID) || check_args(topo, in, NULL)) {
 		errno = EINVAL;
@@ -666,6 +672,27 @@ const struct hms_target *hms_best_target(const struct hms_topology *topo,
 	t = c[0].t;
 	free(c);
 	return t;
+}
+
+int hms_target_ranking(const struct hms_topology *topo,
+		       const struct hms_initiator *in, unsigned int by,
+		       struct hms_target_perf *out, unsigned int n)
+{
+	struct cand *c;
+	int i, cnt = rank(topo, in, by, &c);
+
+	if (cnt < 0)
+		return -1;
+	if (out) {
+		if ((unsigned int)cnt > n)
+			cnt = (int)n;
+		for (i = 0; i < cnt; i++) {
+			out[i].target = c[i].t;
+			out[i].perf = c[i].perf;
+		}
+	}
+	free(c);
+	return cnt;
 }
 
 int hms_target_fallback_list(const struct hms_topology *topo,

@@ -228,8 +228,8 @@ struct loader {
 	int devfd;			/* ROOT/devices */
 	unsigned long flags;
 	int failed;			/* strict mode: first error */
-	struct vec pairs[4];		/* link-target, link-initiator,
-					 * link-bridge, bridge-initiator */
+	/* link-target, link-initiator, link-bridge, bridge-initiator */
+	struct vec pairs[4];
 };
 
 enum { P_LT, P_LI, P_LB, P_BI };
@@ -387,11 +387,16 @@ const struct hms_object *hms__lookup(const struct hms_topology *topo,
 static size_t type_size(enum hms_object_type t)
 {
 	switch (t) {
-	case HMS_OBJ_TARGET: return sizeof(struct hms_target);
-	case HMS_OBJ_INITIATOR: return sizeof(struct hms_initiator);
-	case HMS_OBJ_LINK: return sizeof(struct hms_link);
-	case HMS_OBJ_BRIDGE: return sizeof(struct hms_bridge);
-	default: return 0;
+	case HMS_OBJ_TARGET:
+		return sizeof(struct hms_target);
+	case HMS_OBJ_INITIATOR:
+		return sizeof(struct hms_initiator);
+	case HMS_OBJ_LINK:
+		return sizeof(struct hms_link);
+	case HMS_OBJ_BRIDGE:
+		return sizeof(struct hms_bridge);
+	default:
+		return 0;
 	}
 }
 
@@ -558,11 +563,20 @@ static void *type_array(struct hms_topology *t, enum hms_object_type type,
 			unsigned int **n)
 {
 	switch (type) {
-	case HMS_OBJ_TARGET: *n = &t->ntargets; return t->targets;
-	case HMS_OBJ_INITIATOR: *n = &t->ninitiators; return t->initiators;
-	case HMS_OBJ_LINK: *n = &t->nlinks; return t->links;
-	case HMS_OBJ_BRIDGE: *n = &t->nbridges; return t->bridges;
-	default: return NULL;
+	case HMS_OBJ_TARGET:
+		*n = &t->ntargets;
+		return t->targets;
+	case HMS_OBJ_INITIATOR:
+		*n = &t->ninitiators;
+		return t->initiators;
+	case HMS_OBJ_LINK:
+		*n = &t->nlinks;
+		return t->links;
+	case HMS_OBJ_BRIDGE:
+		*n = &t->nbridges;
+		return t->bridges;
+	default:
+		return NULL;
 	}
 }
 
@@ -667,7 +681,7 @@ static int do_load(struct loader *ld, const char *root)
 		}
 		e->uid = uid;
 		e->type = type;
-		strcpy(e->name, de->d_name);
+		memcpy(e->name, de->d_name, strlen(de->d_name) + 1);
 	}
 	closedir(d);
 	qsort(ents.data, ents.n, sizeof(struct entry), entry_cmp);
@@ -713,7 +727,7 @@ static int do_load(struct loader *ld, const char *root)
 		o->type = e[i].type;
 		o->uid = e[i].uid;
 		o->index = *cnt;
-		strcpy(o->name, e[i].name);
+		memcpy(o->name, e[i].name, sizeof(o->name));
 		fd = openat(ld->devfd, e[i].name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (fd < 0) {
 			skip_object(ld, o->name, "object directory");
@@ -821,7 +835,8 @@ static int do_load(struct loader *ld, const char *root)
 		if (b->usable != 2) {
 			hms_warn(HMS_W_MALFORMED, "%s: %d links instead of 2, unusable",
 				 b->obj.name, b->usable);
-			b->links[0] = b->links[1] = NULL;
+			b->links[0] = NULL;
+			b->links[1] = NULL;
 			if (ld->flags & HMS_TOPOLOGY_STRICT) {
 				err = EINVAL;
 				goto out;
