@@ -210,9 +210,11 @@ place_home() { echo "mbind:bind:$H touch mbind:default"; }
 	assert_success
 	assert_line "mbind ok"
 	assert_line "$want"
+	# migrate_pages() moves the whole process: its count of pages left
+	# behind includes the helper's own (shared text, ...)
 	hb -n 256 $(place_home) mpages:$H:$o where
 	assert_success
-	assert_line "migrate_pages ret=0"
+	assert_line --regexp "^migrate_pages ret=[0-9]+$"
 	assert_line "$want"
 }
 

@@ -159,17 +159,13 @@ static unsigned long parse_ul(const char *s, const char *what)
 	return v;
 }
 
+/*
+ * A user address nothing is mapped at: just below MAP_AREA, where neither
+ * top-down mmap() nor brk ever reaches (see map_at()).
+ */
 static void *unmapped_ptr(void)
 {
-	static void *p;
-
-	if (!p) {
-		p = mmap(NULL, PS, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p == MAP_FAILED)
-			die("mmap: %s", strerror(errno));
-		munmap(p, PS);
-	}
-	return p;
+	return (void *)(0x200000000000UL - 0x10000);
 }
 
 static void *special_ptr(const char *s, void *valid)
@@ -189,28 +185,40 @@ static void *special_ptr(const char *s, void *valid)
 /* mapping                                                          */
 /* ---------------------------------------------------------------- */
 
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+/*
+ * The test mapping lives far below the mmap base (top-down allocation never
+ * gets there), so that a hole punched in it stays a hole: malloc's own
+ * mmap()s would otherwise land in it.
+ */
+#define MAP_AREA	0x200000000000UL
+
 static void *map_at(void *addr, size_t len, enum kind kind)
 {
 	int flags = (kind == K_SHM ? MAP_SHARED : MAP_PRIVATE) | MAP_ANONYMOUS;
-	char *p;
+	unsigned long hint;
+	char *p = MAP_FAILED;
 
 	if (addr)
 		return mmap(addr, len, PROT_READ | PROT_WRITE, flags | MAP_FIXED, -1, 0);
-	if (kind != K_THP)
-		return mmap(NULL, len, PROT_READ | PROT_WRITE, flags, -1, 0);
-	/* 2 MiB aligned, so that whole huge pages fit */
-	p = mmap(NULL, len + THP_SIZE, PROT_READ | PROT_WRITE, flags, -1, 0);
+	for (hint = MAP_AREA; hint < 2 * MAP_AREA; hint += 1UL << 30) {
+		p = mmap((void *)hint, len, PROT_READ | PROT_WRITE,
+			 flags | MAP_FIXED_NOREPLACE, -1, 0);
+		if (p != MAP_FAILED && p != (void *)hint) {
+			/* an old kernel took it as a hint only */
+			munmap(p, len);
+			p = MAP_FAILED;
+			errno = EEXIST;
+		}
+		if (p != MAP_FAILED || errno != EEXIST)
+			break;
+	}
 	if (p == MAP_FAILED)
 		return p;
-	{
-		uintptr_t a = ((uintptr_t)p + THP_SIZE - 1) & ~(THP_SIZE - 1);
-
-		if (a > (uintptr_t)p)
-			munmap(p, a - (uintptr_t)p);
-		munmap((char *)a + len, (uintptr_t)p + THP_SIZE - a);
-		p = (char *)a;
-	}
-	if (madvise(p, len, MADV_HUGEPAGE))
+	/* MAP_AREA is 2 MiB aligned, so that whole huge pages fit */
+	if (kind == K_THP && madvise(p, len, MADV_HUGEPAGE))
 		die("madvise(MADV_HUGEPAGE): %s", strerror(errno));
 	return p;
 }
