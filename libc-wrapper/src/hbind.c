@@ -82,12 +82,14 @@ long hbind(unsigned long start, unsigned long len, const uint32_t *targets,
 
 static size_t page_size(void)
 {
-	static size_t ps;
+	static size_t cached;
+	size_t ps = __atomic_load_n(&cached, __ATOMIC_RELAXED);
 
 	if (!ps) {
 		long v = sysconf(_SC_PAGESIZE);
 
 		ps = v > 0 ? (size_t)v : 4096;
+		__atomic_store_n(&cached, ps, __ATOMIC_RELAXED);
 	}
 	return ps;
 }

@@ -1109,6 +1109,9 @@ static void test_random_small(void)
 	CHECK(bad == 0, "%d disagreements with the reference implementations", bad);
 }
 
+struct run { int status; char out[65536]; char err[4096]; };
+static int run(struct run *r, const char *envroot, ...);
+
 static double now(void)
 {
 	struct timespec ts;
@@ -1208,6 +1211,18 @@ static void test_large(void)
 	printf("# large: %d objects loaded in %.3f s, %d initiators ranked %d targets "
 	       "in %.3f s, %d hms_path() in %.3f s\n", nobj, tload, ni, nt, tall, nt, tpath);
 	CHECK(tpath < 30.0, "paths too slow: %.3f s", tpath);
+	if (hmsctl && !access(hmsctl, X_OK)) {
+		static struct run r;
+		double tcli;
+
+		t0 = now();
+		run(&r, NULL, "--root", root, "topology", NULL);
+		tcli = now() - t0;
+		CHECK(r.status == 0 && !strncmp(r.out, "targets: 1500\n", 14),
+		      "hmsctl topology on the large tree: %d %s", r.status, r.err);
+		printf("# large: hmsctl topology (%d x %d matrix) in %.3f s\n", ni, nt, tcli);
+		CHECK(tcli < 30.0, "hmsctl topology too slow: %.3f s", tcli);
+	}
 	CHECK(tload < 10.0, "load too slow: %.3f s", tload);
 	CHECK(tall < 10.0, "ranking too slow: %.3f s", tall);
 	hms_topology_free(topo);
@@ -1216,8 +1231,6 @@ static void test_large(void)
 
 /* ------------------------------------------------------------------ */
 /* hmsctl                                                              */
-
-struct run { int status; char out[65536]; char err[4096]; };
 
 static void slurp(int fd, char *buf, size_t n)
 {
