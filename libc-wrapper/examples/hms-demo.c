@@ -12,7 +12,13 @@
  *   5. migrate it back to the CPU's memory.
  * After each step it prints the pages moved and a summary of hbind QUERY
  * (pages per target uid). Steps whose kind of target is absent are skipped
- * with a message. Exit status: 0 success (including skips), 1 error.
+ * with a message. Exit status: 0 success (including skips), 1 error,
+ * 2 usage.
+ *
+ * With --numa-maps, it instead binds two buffers to the CPU's memory and
+ * the HBM-like target (non-strict, then strict), touches them and prints
+ * their /proc/self/numa_maps lines: the mempolicy hbind installs stays
+ * visible to the usual tools.
  *
  * Build: cc -o hms-demo hms-demo.c $(pkg-config --cflags --libs hms)
  */
@@ -85,8 +91,76 @@ static int migrate(const char *what, void *buf, size_t size,
 	return show(what, buf, size);
 }
 
-int main(void)
+/* Print the /proc/self/numa_maps line of the mapping starting at addr. */
+static int print_numa_maps(const void *addr)
 {
+	char line[4096], want[32];
+	FILE *f = fopen("/proc/self/numa_maps", "r");
+	int found = 0;
+
+	if (!f) {
+		perror("hms-demo: /proc/self/numa_maps");
+		return -1;
+	}
+	snprintf(want, sizeof(want), "%lx ", (unsigned long)addr);
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, want, strlen(want))) {
+			fputs(line, stdout);
+			found = 1;
+		}
+	fclose(f);
+	if (!found)
+		fprintf(stderr, "hms-demo: no numa_maps line for %p\n", addr);
+	return found ? 0 : -1;
+}
+
+static int numa_maps_demo(const struct hms_target *home,
+			  const struct hms_target *hbm, size_t size)
+{
+	uint32_t uids[2] = { hms_target_uid(home), hbm ? hms_target_uid(hbm) : 0 };
+	unsigned int n = hbm ? 2 : 1, strict;
+	int ret = 0;
+
+	for (strict = 0; strict < 2; strict++) {
+		char *buf = mmap(NULL, size, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		size_t i;
+
+		if (buf == MAP_FAILED) {
+			perror("hms-demo: mmap");
+			return -1;
+		}
+		printf("%s bind to target%s %" PRIu32 "%s", strict ? "strict" : "preferred",
+		       n > 1 ? "s" : "", uids[0], n > 1 ? "," : "");
+		if (n > 1)
+			printf(" %" PRIu32, uids[1]);
+		printf(" (nodes %d", hms_target_nid(home));
+		if (n > 1)
+			printf(",%d", hms_target_nid(hbm));
+		printf("):\n");
+		if (hms_bind(buf, size, uids, n, strict ? HMS_BIND_STRICT : 0)) {
+			fprintf(stderr, "hms-demo: bind: %s\n", strerror(errno));
+			ret = -1;
+		} else {
+			for (i = 0; i < size; i += 64)
+				buf[i] = 1;
+			if (print_numa_maps(buf))
+				ret = -1;
+		}
+		munmap(buf, size);
+	}
+	return ret;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: hms-demo [--numa-maps]\n"
+		"Bind, migrate and query a buffer by HMS target (see the source).\n");
+}
+
+int main(int argc, char **argv)
+{
+	int numa_maps = 0;
 	const struct hms_initiator *in;
 	const struct hms_target *home, *hbm, *dev = NULL;
 	struct hms_topology *topo;
@@ -97,6 +171,15 @@ int main(void)
 	char *buf;
 	int ret = 1;
 
+	if (argc == 2 && !strcmp(argv[1], "--numa-maps")) {
+		numa_maps = 1;
+	} else if (argc == 2 && !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return 0;
+	} else if (argc != 1) {
+		usage(stderr);
+		return 2;
+	}
 	if (hms_topology_load(&topo, 0)) {
 		fprintf(stderr, "hms-demo: cannot load the HMS topology: %s\n",
 			strerror(errno));
@@ -128,6 +211,10 @@ int main(void)
 	if (!hms_has_hbind()) {
 		printf("hbind() is not available in this kernel: nothing to demonstrate\n");
 		ret = 0;
+		goto out;
+	}
+	if (numa_maps) {
+		ret = numa_maps_demo(home, hbm, size) ? 1 : 0;
 		goto out;
 	}
 	buf = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
