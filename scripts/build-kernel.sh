@@ -47,7 +47,8 @@ export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
 export CCACHE_NOHASHDIR=1
 CC_ARG=()
 command -v ccache >/dev/null && CC_ARG=(CC="ccache gcc")
-kmake() { make -s -C "$tree" O="$obj" -j"$JOBS" "${CC_ARG[@]}" "$@"; }
+# LOCALVERSION= keeps setlocalversion from appending "+" for a git tree
+kmake() { make -s -C "$tree" O="$obj" -j"$JOBS" "${CC_ARG[@]}" LOCALVERSION= "$@"; }
 
 if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.hms-config" 2>/dev/null)" != "$want" ]; then
 	log "configuring $obj (tinyconfig + ${frags[*]##*/})"

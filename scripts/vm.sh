@@ -153,15 +153,15 @@ q+=(-serial file:"$run/serial.log" -monitor none)
 printf '%q ' "${q[@]}" > "$run/qemu-cmdline"
 
 : > "$run/output"
-tail -n +1 -f "$run/output" &
-tailpid=$!
 set +e
-timeout -k 10 "$timeout" "${q[@]}" > "$run/qemu.log" 2>&1
+timeout -k 10 "$timeout" "${q[@]}" > "$run/qemu.log" 2>&1 &
+qpid=$!
+# stream the command's output while the guest runs; tail exits once QEMU has
+# and everything has been printed
+tail -n +1 -f --pid="$qpid" "$run/output"
+wait "$qpid"
 qrc=$?
 set -e
-sleep 0.3
-kill "$tailpid" 2>/dev/null || true
-wait "$tailpid" 2>/dev/null || true
 
 crash_re='Kernel panic|BUG:|Oops|general protection fault|KASAN:|UBSAN:|WARNING:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked|kernel BUG at|unreferenced object'
 fail() {

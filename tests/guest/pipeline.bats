@@ -16,11 +16,10 @@ setup() {
 
 @test "the kernel config has what the tests rely on" {
 	[ -r /proc/config.gz ] || fail "no /proc/config.gz (CONFIG_IKCONFIG_PROC)"
-	run sh -c 'zcat /proc/config.gz'
-	assert_success
+	zcat /proc/config.gz > "$BATS_TEST_TMPDIR/config"
 	for opt in CONFIG_NUMA CONFIG_ACPI_HMAT CONFIG_MIGRATION CONFIG_ADVISE_SYSCALLS \
 		   CONFIG_CPUSETS CONFIG_DEVICE_PRIVATE CONFIG_HMS; do
-		assert_line --regexp "^$opt=y$"
+		grep -qx "$opt=y" "$BATS_TEST_TMPDIR/config" || fail "$opt=y missing from the running kernel's config"
 	done
 }
 
@@ -75,7 +74,7 @@ setup() {
 
 @test "hwloc sees the HMAT bandwidth and latency of every local pair" {
 	command -v lstopo-no-graphics || skip "hwloc-nox not in the rootfs"
-	run lstopo-no-graphics --memattrs
+	run lstopo-no-graphics --memattrs -p
 	assert_success
 	for t in $(topo_memory_nodes); do
 		i=$(ls /sys/devices/system/node/node$t/access0/initiators | sed -n 's/^node\([0-9]*\)$/\1/p' | head -1)
@@ -84,8 +83,8 @@ setup() {
 		echo "$output" | awk -v t="$t" -v bw="$bw" -v lat="$lat" '
 			/name .Bandwidth/ { a = "bw" } /name .Latency/ { a = "lat" }
 			/name .(Capacity|Locality|ReadBandwidth|WriteBandwidth|ReadLatency|WriteLatency)/ { a = "" }
-			a == "bw" && $0 ~ "NUMANode L#[0-9]+ \\(P#" t "[ )]" && $0 ~ "= " bw " " { fb = 1 }
-			a == "lat" && $0 ~ "NUMANode L#[0-9]+ \\(P#" t "[ )]" && $0 ~ "= " lat " " { fl = 1 }
+			a == "bw" && $0 ~ "NUMANode P#" t " " && $0 ~ "= " bw " " { fb = 1 }
+			a == "lat" && $0 ~ "NUMANode P#" t " " && $0 ~ "= " lat " " { fl = 1 }
 			END { exit !(fb && fl) }' || fail "lstopo does not show bw $bw / lat $lat for node $t: $output"
 	done
 }

@@ -1,0 +1,37 @@
+#!/bin/sh
+# In the guest (run by scripts/demo.sh): show what HMS sees and does.
+set -u
+step() { printf '\n==== %s ====\n' "$*"; }
+
+step "NUMA view (numactl -H)"
+numactl -H
+
+step "HMS objects (/sys/bus/hms/devices)"
+ls /sys/bus/hms/devices 2>/dev/null || echo "no HMS bus in this kernel"
+
+step "Loading the simulated accelerator (test_hms: 1 device, 64 MiB)"
+modprobe test_hms ndevices=2 mem_mb=64 2>&1 || echo "test_hms not available"
+
+step "hmsctl topology"
+hmsctl topology || echo "hmsctl failed"
+if [ -d /mnt/share ]; then
+	hmsctl topology --dot > /mnt/share/topology.dot 2>/dev/null &&
+		echo "(Graphviz description written for the host to render)"
+fi
+
+step "hmsctl best for the initiator of CPU 0"
+init=$(for d in /sys/bus/hms/devices/v1-*-initiator; do
+	[ "$(cat "$d/cpulist" 2>/dev/null)" = "$(cat /sys/devices/system/node/node0/cpulist)" ] && cat "$d/uid"
+done | head -n1)
+if [ -n "$init" ]; then
+	for by in bandwidth latency capacity; do
+		printf 'best by %-9s: ' "$by"
+		hmsctl best "$init" --by "$by"
+	done
+fi
+
+step "Example program: allocate, bind, migrate to HBM, to the device and back"
+hms-demo || echo "hms-demo failed"
+
+step "/proc/self/numa_maps of a bound buffer (the mempolicy stays truthful)"
+hms-demo --numa-maps 2>/dev/null | tail -n 5 || true
