@@ -16,10 +16,13 @@
 
 static int debug(void)
 {
-	static int d = -1;
+	static int cached = -1;
+	int d = __atomic_load_n(&cached, __ATOMIC_RELAXED);
 
-	if (d < 0)
+	if (d < 0) {
 		d = !!getenv("HMS_DEBUG");
+		__atomic_store_n(&cached, d, __ATOMIC_RELAXED);
+	}
 	return d;
 }
 
