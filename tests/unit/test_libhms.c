@@ -335,6 +335,17 @@ static void test_device(void)
 	snprintf(path, sizeof(path), "%s/device/sys/devices/virtual/hms_test/hms_test0",
 		 fixtures);
 	CHECK(hms_initiator_by_device(topo, path) == d0, "by path %s", path);
+	{
+		/* a /sys/class-style symlink to the device resolves to it too */
+		char cls[PATH_MAX];
+
+		snprintf(cls, sizeof(cls), "%s/class-hms_test1", tmpdir);
+		snprintf(path, sizeof(path),
+			 "%s/device/sys/devices/virtual/hms_test/hms_test1", fixtures);
+		CHECK(symlink(path, cls) == 0, "symlink");
+		CHECK(hms_initiator_by_device(topo, cls) == d1, "by class link");
+		unlink(cls);
+	}
 	CHECK_EQ(hms_target_type(t4), HMS_TARGET_DEVICE_PRIVATE);
 	CHECK_EQ(hms_target_cpu_accessible(t4), 0);
 	CHECK_EQ(hms_target_nid(t4), -1);
@@ -1523,6 +1534,10 @@ static void test_hmsctl_queries(void)
 	      strstr(r.out, "link 12 bridge 13 link 10"), "path: %s", r.out);
 	run(&r, NULL, "--root", fxroot("paths"), "path", "1", "30", NULL);
 	CHECK(r.status == 0 && strstr(r.out, "read latency:    ? ns\n"), "unknown: %s", r.out);
+	if (sysconf(_SC_NPROCESSORS_CONF) <= 2) {	/* flat has cpus 0-1 */
+		run(&r, NULL, "--root", fxroot("flat"), "best", "current", "--by", "latency", NULL);
+		CHECK(r.status == 0 && !strcmp(r.out, "1\n"), "best current: %s%s", r.out, r.err);
+	}
 	run(&r, NULL, "--root", fxroot("device"), "best", "5", "--by", "bandwidth", "--only",
 	    "device", NULL);
 	CHECK(r.status == 0 && !strcmp(r.out, "4\n"), "only device: %s", r.out);
