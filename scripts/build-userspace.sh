@@ -12,6 +12,30 @@ if [ -f "$HMS_TOP/libc-wrapper/Makefile" ]; then
 	make -s -C "$HMS_TOP/libc-wrapper" musl-install BUILDDIR="$HMS_OUT/libhms-musl" \
 		MUSL_PREFIX="$HMS_OUT" >&2
 fi
+# Programs built the way an application would: against the *installed*
+# library, found with pkg-config; glibc (dynamic, the guest's libc) and musl
+# (static). The guest suite libhms.bats runs both.
+if [ -f "$HMS_TOP/libc-wrapper/Makefile" ]; then
+	sysroot=$HMS_OUT/sysroot
+	rm -rf "$sysroot"
+	make -s -C "$HMS_TOP/libc-wrapper" BUILDDIR="$HMS_OUT/libhms-glibc" >&2
+	make -s -C "$HMS_TOP/libc-wrapper" install BUILDDIR="$HMS_OUT/libhms-glibc" \
+		PREFIX=/usr DESTDIR="$sysroot" >&2
+	pc() { PKG_CONFIG_SYSROOT_DIR=$sysroot PKG_CONFIG_LIBDIR=$sysroot/usr/lib/pkgconfig pkg-config "$@" hms; }
+	# shellcheck disable=SC2046
+	gcc -O2 -Wall -o "$HMS_OUT/bin/hms-demo-glibc" "$HMS_TOP/libc-wrapper/examples/hms-demo.c" \
+		$(pc --cflags) $(pc --libs) -Wl,-rpath,/mnt/hms/sysroot/usr/lib
+	# the musl static library, installed the same way into its own sysroot
+	msysroot=$HMS_OUT/sysroot-musl
+	rm -rf "$msysroot"
+	mkdir -p "$msysroot/usr/lib/pkgconfig" "$msysroot/usr/include"
+	cp "$HMS_OUT/libhms-musl/libhms.a" "$msysroot/usr/lib/"
+	cp "$sysroot/usr/include/hms.h" "$msysroot/usr/include/"
+	cp "$sysroot/usr/lib/pkgconfig/hms.pc" "$msysroot/usr/lib/pkgconfig/"
+	# shellcheck disable=SC2046
+	musl-gcc -static -O2 -Wall -o "$HMS_OUT/bin/hms-demo-musl" "$HMS_TOP/libc-wrapper/examples/hms-demo.c" \
+		$(PKG_CONFIG_SYSROOT_DIR=$msysroot PKG_CONFIG_LIBDIR=$msysroot/usr/lib/pkgconfig pkg-config --cflags --static --libs hms)
+fi
 # test helpers (static, musl)
 make -s -C "$HMS_TOP/tests/guest/helpers" BUILDDIR="$HMS_OUT/bin" \
 	HMS_PREFIX="$HMS_OUT" >&2

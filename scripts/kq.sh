@@ -142,7 +142,7 @@ cmd_check() {
 	cmd_init
 	local p rc=0 out
 	while read -r p; do
-		out=$(perl "$KPRISTINE/scripts/checkpatch.pl" --strict --no-tree --terse --show-types "$p" 2>&1) || true
+		out=$(cd "$KPRISTINE" && perl scripts/checkpatch.pl --strict --terse --show-types "$p" 2>&1) || true
 		if echo "$out" | grep -q -E 'ERROR|WARNING|CHECK'; then
 			echo "$out"; rc=1
 		else

@@ -1,0 +1,131 @@
+#!/usr/bin/env bats
+# libhms and hmsctl on the running kernel: they agree with numactl, with
+# lstopo and with the profile's HMAT values; programs built against the
+# installed library (pkg-config; glibc and musl) run.
+
+setup() {
+	load common
+	have_hms || fail "no /sys/bus/hms/devices: the kernel has no HMS"
+	D=/sys/bus/hms/devices
+}
+
+tgt_of_node() {
+	local t
+	for t in "$D"/v1-*-target; do
+		[ "$(cat "$t/nid")" = "$1" ] && [ "$(cat "$t/type")" = system ] && cat "$t/uid"
+	done
+}
+
+ini_of_node() {
+	local i
+	for i in "$D"/v1-*-initiator; do
+		[ "$(cat "$i/nid")" = "$1" ] && cat "$i/uid"
+	done
+}
+
+@test "hmsctl topology lists the nodes numactl -H lists" {
+	run hmsctl topology --json
+	assert_success
+	echo "$output" > "$BATS_TEST_TMPDIR/topo.json"
+	got=$(jq -r '.targets[] | select(.type == "system") | .nid' "$BATS_TEST_TMPDIR/topo.json" | sort -n | xargs)
+	want=$(numactl -H | sed -n 's/^node \([0-9]*\) size: [1-9][0-9]* MB/\1/p' | sort -n | xargs)
+	assert_equal "$got" "$want"
+	run hmsctl topology
+	assert_success
+	assert_output --partial "targets:"
+	assert_output --partial "initiators:"
+}
+
+@test "hmsctl path gives the profile's HMAT values for every CPU/memory pair" {
+	n=0
+	for i in $(topo_initiators); do
+		for t in $(topo_memory_nodes); do
+			lat=$(topo_hmat "$i" "$t" latency)
+			[ -n "$lat" ] || continue
+			bw=$(topo_hmat "$i" "$t" bandwidth)
+			run hmsctl path "$(ini_of_node "$i")" "$(tgt_of_node "$t")" --json
+			assert_success
+			assert_equal "$(echo "$output" | jq .read_latency)" "$lat"
+			assert_equal "$(echo "$output" | jq .write_latency)" "$lat"
+			assert_equal "$(echo "$output" | jq .read_bandwidth)" "$bw"
+			assert_equal "$(echo "$output" | jq .write_bandwidth)" "$bw"
+			n=$((n + 1))
+		done
+	done
+	[ "$n" -gt 0 ] || skip "the profile gives no HMAT values"
+}
+
+@test "hmsctl best picks the profile's best node by bandwidth, latency and capacity" {
+	for i in $(topo_initiators); do
+		bbw=-1 blat=999999999 bcap=-1
+		for t in $(topo_memory_nodes); do
+			bw=$(topo_hmat "$i" "$t" bandwidth)
+			lat=$(topo_hmat "$i" "$t" latency)
+			cap=$(topo_node_size_mib "$t")
+			[ -n "$bw" ] || continue
+			if [ "$bw" -gt "$bbw" ]; then bbw=$bw nbw=$t; fi
+			if [ "$lat" -lt "$blat" ]; then blat=$lat nlat=$t; fi
+			if [ "$cap" -gt "$bcap" ]; then bcap=$cap ncap=$t; fi
+		done
+		[ "$bbw" -ge 0 ] || skip "no HMAT values"
+		ini=$(ini_of_node "$i")
+		run hmsctl best "$ini" --by bandwidth --only system
+		assert_success
+		assert_output "$(tgt_of_node "$nbw")"
+		run hmsctl best "$ini" --by latency --only system
+		assert_output "$(tgt_of_node "$nlat")"
+		# capacity: equal sizes make it ambiguous; check only a unique maximum
+		if [ "$(for t in $(topo_memory_nodes); do topo_node_size_mib "$t"; done | grep -cx "$bcap")" = 1 ]; then
+			run hmsctl best "$ini" --by capacity --only system
+			assert_output "$(tgt_of_node "$ncap")"
+		fi
+	done
+}
+
+@test "hmsctl and lstopo --memattrs agree on local bandwidth and latency" {
+	command -v lstopo-no-graphics || skip "hwloc-nox not in the rootfs"
+	run lstopo-no-graphics --memattrs -p
+	assert_success
+	lo=$output
+	for t in $(topo_memory_nodes); do
+		i=$(ls /sys/devices/system/node/node$t/access0/initiators | sed -n 's/^node\([0-9]*\)$/\1/p' | head -1)
+		[ -n "$i" ] || continue
+		run hmsctl path "$(ini_of_node "$i")" "$(tgt_of_node "$t")" --json
+		assert_success
+		bw=$(echo "$output" | jq .read_bandwidth)
+		lat=$(echo "$output" | jq .read_latency)
+		echo "$lo" | grep -A8 "name .Bandwidth'" | grep -q "NUMANode P#$t = $bw " ||
+			fail "lstopo has no bandwidth $bw for node $t"
+		echo "$lo" | grep -A8 "name .Latency'" | grep -q "NUMANode P#$t = $lat " ||
+			fail "lstopo has no latency $lat for node $t"
+	done
+}
+
+@test "hmsctl current initiator is the node of the CPU it runs on" {
+	for cpu in $(seq 0 $(($(nproc) - 1))); do
+		node=$(basename "$(ls -d /sys/devices/system/cpu/cpu$cpu/node* | head -1)" | sed 's/node//')
+		run taskset -c "$cpu" hmsctl best current --by bandwidth
+		assert_success
+		run taskset -c "$cpu" hmsctl path current "$(tgt_of_node "$node")" --json
+		assert_success
+		assert_equal "$(echo "$output" | jq .initiator)" "$(ini_of_node "$node")"
+	done
+}
+
+@test "programs built with pkg-config against the installed library run (glibc and musl)" {
+	for p in hms-demo-glibc hms-demo-musl; do
+		[ -x "$HMS_BIN/$p" ] || fail "$p was not built"
+		run "$HMS_BIN/$p"
+		assert_success
+		assert_output --partial "bind"
+	done
+}
+
+@test "hmsctl rejects bad arguments with exit status 2 and a clear message" {
+	run -2 hmsctl frobnicate
+	assert_output --partial "hmsctl:"
+	run -2 hmsctl best
+	run -1 hmsctl path 999999 999998
+	assert_output --partial "hmsctl:"
+	run -2 hmsctl best 0 --by weight
+}
