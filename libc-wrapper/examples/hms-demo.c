@@ -53,8 +53,10 @@ static int show(const char *step, void *buf, size_t size)
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < nv && seen[k].v != q[i]; k++)
 			;
-		if (k == nv && nv < 16)
-			seen[nv++] = (typeof(seen[0])){ q[i], 0 };
+		if (k == nv && nv < 16) {
+			seen[nv].v = q[i];
+			seen[nv++].count = 0;
+		}
 		if (k < nv)
 			seen[k].count++;
 	}

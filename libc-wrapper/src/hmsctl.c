@@ -646,15 +646,11 @@ static int parse_by(const char *by, const char *only, unsigned int *out)
 }
 
 static int cmd_best(const struct hms_topology *topo, char **args,
-		    const char *by, const char *only, int list)
+		    unsigned int how, int list)
 {
 	const struct hms_initiator *in;
-	unsigned int how = 0;
 	int r, n, i;
 
-	r = parse_by(by, only, &how);
-	if (r)
-		return r;
 	r = get_initiator(topo, args[0], &in);
 	if (r)
 		return r;
@@ -701,6 +697,8 @@ int main(int argc, char **argv)
 	const char *root = NULL, *by = NULL, *only = NULL, *cmd;
 	struct hms_topology *topo;
 	int json = 0, dot = 0, c, nargs, ret, want;
+	unsigned int how = 0;
+	uint32_t uid;
 	char **args;
 
 	opterr = 0;	/* our own messages, prefixed "hmsctl:" */
@@ -756,6 +754,16 @@ int main(int argc, char **argv)
 		return usage_error("%s", "--json/--dot do not apply here");
 	if ((by || only) && want != 1)
 		return usage_error("--by/--only only apply to best and fallback%s", "");
+	/* usage errors before anything can fail at run time */
+	if (want == 1) {
+		ret = parse_by(by, only, &how);
+		if (ret)
+			return ret;
+	}
+	if (want >= 1 && strcmp(args[0], "current") && parse_uid(args[0], &uid))
+		return usage_error("invalid initiator uid '%s'", args[0]);
+	if (want == 2 && parse_uid(args[1], &uid))
+		return usage_error("invalid target uid '%s'", args[1]);
 
 	if (root ? hms_topology_load_from(&topo, root)
 		 : hms_topology_load(&topo, 0)) {
@@ -778,7 +786,7 @@ int main(int argc, char **argv)
 	} else if (!strcmp(cmd, "path")) {
 		ret = cmd_path(topo, args, json);
 	} else {
-		ret = cmd_best(topo, args, by, only, !strcmp(cmd, "fallback"));
+		ret = cmd_best(topo, args, how, !strcmp(cmd, "fallback"));
 	}
 	hms_topology_free(topo);
 	if (!ret && (fflush(stdout) || ferror(stdout))) {

@@ -1576,6 +1576,11 @@ static void test_hmsctl_errors(void)
 		      r.out[0] == '\0', "case %zu (%s %s): status %d, stderr %s", k,
 		      a[0] ? a[0] : "", a[0] && a[1] ? a[1] : "", r.status, r.err);
 	}
+	/* usage errors win over a missing topology */
+	run(&r, NULL, "--root", "/nonexistent", "best", "0", "--by", "weight", NULL);
+	CHECK(r.status == 2, "usage before load: %d", r.status);
+	run(&r, NULL, "--root", "/nonexistent", "path", "1", "x", NULL);
+	CHECK(r.status == 2, "usage before load: %d", r.status);
 	run(&r, NULL, "--root", "/nonexistent", "topology", NULL);
 	CHECK(r.status == 1 && strstr(r.err, "hmsctl: cannot read the HMS topology from "
 				      "/nonexistent: No such file or directory"),
