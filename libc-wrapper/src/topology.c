@@ -414,6 +414,32 @@ static const enum hms_object_type member_types[5][3] = {
 	[HMS_OBJ_BRIDGE] = { HMS_OBJ_LINK, HMS_OBJ_INITIATOR },
 };
 
+/*
+ * A membership symlink is used only when it resolves (not dangling) and its
+ * text ends with the name it is listed under (links/v1-7-link ->
+ * ../../v1-7-link): a link that points elsewhere is as broken as a
+ * dangling one.
+ */
+static int member_ok(int dfd, const char *name)
+{
+	char buf[PATH_MAX];
+	const char *base;
+	struct stat st;
+	ssize_t n;
+
+	if (fstatat(dfd, name, &st, 0) < 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	n = readlinkat(dfd, name, buf, sizeof(buf) - 1);
+	if (n < 0)
+		return 0;
+	buf[n] = '\0';
+	while (n > 1 && buf[n - 1] == '/')
+		buf[--n] = '\0';
+	base = strrchr(buf, '/');
+	base = base ? base + 1 : buf;
+	return !strcmp(base, name);
+}
+
 /* Record membership "self (type st) -> other (type ot)" as a pair. */
 static int add_pair(struct loader *ld, const struct hms_object *self,
 		    const struct hms_object *other)
@@ -451,7 +477,6 @@ static int load_members(struct loader *ld, int objfd,
 	for (k = 0; k < 3 && member_dirs[self->type][k]; k++) {
 		enum hms_object_type want = member_types[self->type][k];
 		struct dirent *de;
-		struct stat st;
 		DIR *d;
 		int fd = openat(objfd, member_dirs[self->type][k],
 				O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -475,7 +500,7 @@ static int load_members(struct loader *ld, int objfd,
 				continue;
 			o = hms__lookup(ld->topo, uid);
 			if (!o || o->type != type || type != want ||
-			    fstatat(dirfd(d), de->d_name, &st, 0) < 0) {
+			    !member_ok(dirfd(d), de->d_name)) {
 				hms_warn(HMS_W_DANGLING, "%s/%s/%s: dangling or unknown, ignored",
 					 self->name, member_dirs[self->type][k], de->d_name);
 				continue;
