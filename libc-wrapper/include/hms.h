@@ -202,6 +202,7 @@ const struct hms_link *hms_target_link(const struct hms_target *t,
 /* Initiator attributes */
 uint32_t hms_initiator_uid(const struct hms_initiator *in);
 int hms_initiator_nid(const struct hms_initiator *in);	/* -1: device */
+/* 1 for a device initiator: a "device" link, or no CPUs and no node */
 int hms_initiator_is_device(const struct hms_initiator *in);
 const char *hms_initiator_cpulist(const struct hms_initiator *in); /* "" */
 int hms_initiator_has_cpu(const struct hms_initiator *in, int cpu);

@@ -325,7 +325,7 @@ static int load_initiator(struct loader *ld, int dfd, struct hms_initiator *in)
 			return skip_object(ld, in->obj.name, "nid");
 	}
 	/* device symlink: resolve it; a dangling one is ignored */
-	if (!in->ncpus) {
+	{
 		char rel[PATH_MAX];
 		int n = snprintf(rel, sizeof(rel), "%s/devices/%s/device",
 				 ld->root, in->obj.name);
@@ -995,7 +995,7 @@ const struct hms_initiator *hms_initiator_by_nid(const struct hms_topology *t,
 	unsigned int i;
 
 	for (i = 0; t && nid >= 0 && i < t->ninitiators; i++)
-		if (t->initiators[i].nid == nid && t->initiators[i].ncpus)
+		if (t->initiators[i].nid == nid && !t->initiators[i].device)
 			return &t->initiators[i];
 	errno = ENOENT;
 	return NULL;
@@ -1085,7 +1085,7 @@ GETI(target, link, links, link, nlinks)
 
 GET(initiator, uint32_t, uid, o->obj.uid, UINT32_MAX)
 GET(initiator, int, nid, o->nid, -1)
-GET(initiator, int, is_device, o->ncpus == 0, -1)
+GET(initiator, int, is_device, o->device || (!o->ncpus && o->nid < 0), -1)
 GET(initiator, const char *, cpulist, o->cpulist, NULL)
 GET(initiator, unsigned int, ncpus, o->ncpus, 0)
 GET(initiator, const char *, device, o->device, NULL)
