@@ -738,7 +738,7 @@ static int do_load(struct loader *ld, const char *root)
 	/* pass 2: attributes (entries are in uid order, so arrays are too) */
 	for (i = 0; i < ents.n && !ld->failed; i++) {
 		struct hms_object *o;
-		unsigned int *cnt;
+		unsigned int *cnt = NULL;
 		char *base;
 		char buf[32];
 		uint64_t uid;
@@ -747,6 +747,8 @@ static int do_load(struct loader *ld, const char *root)
 		if (e[i].type == HMS_OBJ_NONE)
 			continue;
 		base = type_array(topo, e[i].type, &cnt);
+		if (!base || !cnt)
+			continue;
 		o = (struct hms_object *)(base + *cnt * type_size(e[i].type));
 		memset(o, 0, type_size(e[i].type));
 		o->type = e[i].type;
