@@ -1,0 +1,331 @@
+#!/usr/bin/env bats
+# Device memory as an HMS target (issue 5), with the simulated accelerator
+# lib/test_hms.c: its objects on /sys/bus/hms and their paths, hbind()
+# MIGRATE/BIND/QUERY to and from device-private memory, device first touch,
+# unloading the device while its memory is in use, peer devices, and the
+# same migration done by test_hmm's dmirror. devtest and dmirror-cmp
+# (tests/guest/helpers/) do the memory work and print one line per step;
+# they exit 77 (skip) only when a device or hbind() is missing.
+# Each test loads test_hms with its own parameters; teardown unloads it.
+
+setup() {
+	load common
+	load hbind-common
+	D=/sys/bus/hms/devices
+	modprobe -n -q test_hms 2>/dev/null ||
+		skip "no test_hms module for $(uname -r) (CONFIG_TEST_HMS=m)"
+	have_hms || fail "test_hms exists but there is no /sys/bus/hms"
+	rmmod test_hms 2>/dev/null || true
+	HOME_NODE='' CPU='' OTHER=''
+	for n in $(mem_nodes); do
+		if [ -z "$HOME_NODE" ] && [ -n "$(node_cpu "$n")" ]; then
+			HOME_NODE=$n CPU=$(node_cpu "$n")
+		fi
+	done
+	for n in $(mem_nodes); do
+		[ "$n" = "$HOME_NODE" ] || { OTHER=$n; break; }
+	done
+	[ -n "$HOME_NODE" ] || fail "no memory node with CPUs"
+	hb_load_targets
+}
+
+teardown() {
+	if [ -n "${BG_PID:-}" ]; then
+		kill "$BG_PID" 2>/dev/null || true
+		wait "$BG_PID" 2>/dev/null || true
+	fi
+	rmmod test_hms 2>/dev/null || true
+	rmmod test_hmm 2>/dev/null || true
+}
+
+# load_hms PARAM=VALUE...: load test_hms, wait for its device files
+load_hms() {
+	local n=${NDEV:-1} i k
+	run modprobe test_hms "$@"
+	assert_success
+	for ((i = 0; i < n; i++)); do
+		for ((k = 0; k < 50; k++)); do
+			[ -c /dev/hms_test$i ] && break
+			sleep 0.1
+		done
+		[ -c /dev/hms_test$i ] || fail "modprobe test_hms $*: no /dev/hms_test$i"
+	done
+}
+
+# dt ARGS...: run devtest on a CPU of HOME_NODE; exit 77 -> skip
+dt() {
+	run taskset -c "$CPU" devtest "$@"
+	[ "$status" -ne 77 ] || skip "devtest $*: $output"
+}
+
+need_other() {
+	[ -n "$OTHER" ] || skip "needs a second memory node"
+}
+
+# dev_obj N TYPE: name of the target or initiator of device N (its sysfs
+# device is below the misc device hms_testN)
+dev_obj() {
+	local o
+	for o in $(hms_objects "$2"); do
+		case $(readlink -f "$o") in
+		*/misc/hms_test$1/*) basename "$o"; return ;;
+		esac
+	done
+}
+
+uid_of() { cat "$D/$1/uid"; }
+
+# members OBJ DIR: sorted object names in OBJ's DIR/ (links, targets, ...)
+members() { ls "$D/$1/$2" 2>/dev/null | sort | xargs; }
+
+# system_targets: sorted names of the system targets
+system_targets() {
+	local t
+	for t in $(hms_objects target); do
+		[ "$(cat "$t/type")" = system ] && basename "$t"
+	done | sort | xargs
+}
+
+# perf OBJ: "rbw wbw rlat wlat" of a link or bridge
+perf() {
+	local o=$D/$1
+	echo "$(cat "$o/read_bandwidth") $(cat "$o/write_bandwidth") $(cat "$o/read_latency") $(cat "$o/write_latency")"
+}
+
+# path_is INIT_UID TARGET_UID BW LAT ELEMENTS: hmsctl path gives these
+path_is() {
+	run hmsctl path "$1" "$2" --json
+	assert_success
+	assert_equal "$(jq -c '[.read_bandwidth, .write_bandwidth, .read_latency, .write_latency]' <<< "$output")" "[$3,$3,$4,$4]"
+	assert_equal "$(jq -c '.elements' <<< "$output")" "[$5]"
+}
+
+# wait_file FILE PID: wait for FILE while PID lives
+wait_file() {
+	local k
+	for ((k = 0; k < 1200; k++)); do
+		[ -e "$1" ] && return 0
+		kill -0 "$2" 2>/dev/null || break
+		sleep 0.25
+	done
+	[ -e "$1" ] || fail "no $1; devtest: $(cat "$BATS_TEST_TMPDIR/hold.log")"
+}
+
+# kernel_quiet: no new oops, warning or sanitizer report in the kernel log
+kernel_quiet() {
+	dmesg >/dev/null 2>&1 || return 0
+	run dmesg
+	refute_output --regexp 'BUG:|WARNING:|KASAN|UBSAN|kmemleak:|Oops|general protection'
+}
+
+@test "test_hms objects on /sys/bus/hms: device-private target, device initiator, local and host links with the module's perf" {
+	local t i tu iu l local_l host_l st
+	load_hms mem_mb=48 local_bw=777000 local_lat=7 host_bw=55000 host_lat=444
+	t=$(dev_obj 0 target) i=$(dev_obj 0 initiator)
+	[ -n "$t" ] || fail "no target below /sys/devices/virtual/misc/hms_test0: $(ls $D)"
+	[ -n "$i" ] || fail "no initiator below /sys/devices/virtual/misc/hms_test0: $(ls $D)"
+	tu=$(uid_of "$t") iu=$(uid_of "$i")
+	# target
+	assert_equal "$(cat $D/$t/type)" device-private
+	assert_equal "$(cat $D/$t/nid)" -1
+	assert_equal "$(cat $D/$t/cpu_accessible)" 0
+	assert_equal "$(cat $D/$t/size)" $((48 << 20))
+	assert_equal "$(grep -lx device-private $D/v1-*-target/type | wc -l)" 1
+	# initiator
+	assert_equal "$(readlink -f $D/$i/device)" /sys/devices/virtual/misc/hms_test0
+	assert_equal "$(cat $D/$i/cpulist)" ""
+	assert_equal "$(cat $D/$i/nid)" -1
+	# the local link: the target's only link, {initiator, target}
+	local_l=$(members "$t" links)
+	[ "$(wc -w <<< "$local_l")" = 1 ] || fail "target $t is on links '$local_l', want exactly the local link"
+	assert_equal "$(members "$local_l" initiators)" "$i"
+	assert_equal "$(members "$local_l" targets)" "$t"
+	assert_equal "$(perf "$local_l")" "777000 777000 7 7"
+	assert_equal "$(cat $D/$local_l/distance)" 0
+	# the host link: the initiator's other link, {initiator, every system target}
+	assert_equal "$(members "$i" links | wc -w)" 2
+	for l in $(members "$i" links); do
+		[ "$l" = "$local_l" ] || host_l=$l
+	done
+	assert_equal "$(members "$host_l" initiators)" "$i"
+	assert_equal "$(members "$host_l" targets)" "$(system_targets)"
+	assert_equal "$(perf "$host_l")" "55000 55000 444 444"
+	for st in $(system_targets); do
+		[ -e "$D/$st/links/$host_l" ] || fail "system target $st does not list the host link $host_l"
+	done
+	# hmsctl: the device reaches its memory by the local link, system memory by the host link
+	path_is "$iu" "$tu" 777000 7 "$(uid_of "$local_l")"
+	for st in $(system_targets); do
+		path_is "$iu" "$(uid_of "$st")" 55000 444 "$(uid_of "$host_l")"
+	done
+	# the character device agrees
+	run devtest stats
+	assert_success
+	assert_output "stats: uid $tu capacity $((48 * 256)) used 0 to 0 from 0"
+	assert_equal "$(cat /sys/module/test_hms/parameters/mem_mb)" 48
+	assert_equal "$(cat /sys/module/test_hms/parameters/host_lat)" 444
+}
+
+@test "hbind MIGRATE 64 MiB to the device and back (hbind MIGRATE + CPU touch): exact counts, QUERY system -> device -> system, checksums" {
+	need_other
+	local dev h=${HB_UID[$HOME_NODE]} o=${HB_UID[$OTHER]} n=16384
+	load_hms mem_mb=64
+	dev=$(uid_of "$(dev_obj 0 target)")
+	dt -m 64 -n "$OTHER" migrate
+	assert_success
+	assert_line "query before: u$h=$n"
+	assert_line "MIGRATE to device $dev: moved $n of $n"
+	assert_line "query on device: u$dev=$n"
+	assert_line "MIGRATE to node $OTHER target $o: moved $((n / 2)) of $((n / 2))"
+	assert_line "query after MIGRATE back: u$o=$((n / 2))"
+	assert_line "query still on device: u$dev=$((n / 2))"
+	assert_line "query after CPU touch: u$o=$((n / 2)) u$h=$((n / 2))"
+	assert_line "after: uid $dev capacity $n used 0 to $n from $n"
+	assert_line "PASS migrate 64 MiB"
+}
+
+@test "MIGRATE [device, node] over the device's capacity: the device fills, the rest lands on the node, data intact" {
+	need_other
+	local dev o=${HB_UID[$OTHER]} cap=4096
+	load_hms mem_mb=16
+	dev=$(uid_of "$(dev_obj 0 target)")
+	dt -n "$OTHER" full
+	assert_success
+	assert_line "query: $cap on the device, $((cap / 4)) on node $OTHER"
+	assert_line --regexp "^MIGRATE \[device $dev, node $OTHER target $o\] of $((cap + cap / 4)) pages \(capacity $cap\): moved $((cap + cap / 4)), device used $cap$"
+	assert_line "PASS full"
+	run devtest stats
+	assert_output "stats: uid $dev capacity $cap used 0 to $cap from $cap"
+}
+
+@test "device first touch under BIND {device}: device access allocates on the device; unbound and system-first ranges are only mirrored" {
+	need_other
+	local dev o=${HB_UID[$OTHER]} n=2048
+	load_hms mem_mb=16
+	dev=$(uid_of "$(dev_obj 0 target)")
+	dt -m 8 -n "$OTHER" firsttouch
+	assert_success
+	assert_line --regexp "^device READ \(bound, never touched\): cpages 16 faults [0-9]+ mpages 16$"
+	assert_line --regexp "^device WRITE \(bound\): cpages $n faults [0-9]+ mpages $((n - 16))$"
+	assert_line "query bound after device WRITE: u$dev=$n"
+	assert_line --regexp "^device WRITE \(not bound\): cpages $n faults [0-9]+ mpages 0$"
+	assert_line --regexp "^device WRITE \(bound system first\): cpages $n faults [0-9]+ mpages 0$"
+	assert_line "query bound system first: u$o=$n"
+	assert_line "PASS firsttouch"
+	run devtest stats
+	assert_output "stats: uid $dev capacity 4096 used 0 to $n from $n"
+}
+
+@test "rmmod test_hms with pages on the device: pages come back intact, objects leave the bus, policies naming the device stop using it" {
+	need_other
+	local t i links l f=$BATS_TEST_TMPDIR/hold o=${HB_UID[$OTHER]} obj
+	load_hms mem_mb=32
+	dmesg -C 2>/dev/null || true
+	t=$(dev_obj 0 target) i=$(dev_obj 0 initiator)
+	links=$(members "$i" links)
+	taskset -c "$CPU" devtest -m 16 -n "$OTHER" hold "$f" > "$BATS_TEST_TMPDIR/hold.log" 2>&1 3>&- &
+	BG_PID=$!
+	wait_file "$f.ready" "$BG_PID"
+	assert_equal "$(cat "$f.ready")" "$(uid_of "$t")"
+	run taskset -c "$CPU" rmmod test_hms
+	assert_success
+	# every object of the device left the bus, and no membership points to them
+	for obj in $t $i $links; do
+		[ ! -e "$D/$obj" ] || fail "$obj still on /sys/bus/hms after rmmod"
+	done
+	[ -z "$(grep -lx device-private $D/v1-*-target/type 2>/dev/null)" ] ||
+		fail "a device-private target is left after rmmod"
+	for st in $(system_targets); do
+		for l in $links; do
+			[ ! -e "$D/$st/links/$l" ] && [ ! -L "$D/$st/links/$l" ] ||
+				fail "system target $st still lists link $l"
+		done
+	done
+	[ ! -e /dev/hms_test0 ] || fail "/dev/hms_test0 left after rmmod"
+	touch "$f.go"
+	wait_file "$f.done1" "$BG_PID"
+	load_hms mem_mb=32
+	touch "$f.go2"
+	rc=0
+	wait "$BG_PID" || rc=$?
+	BG_PID=
+	run cat "$BATS_TEST_TMPDIR/hold.log"
+	[ "$rc" -eq 0 ] || fail "devtest hold exited $rc: $output"
+	assert_line --regexp "^query A after unload:( u[0-9]+=[0-9]+)+$"
+	assert_line "query B {dead device, node} after CPU touch: u$o=64"
+	assert_line --regexp "^device WRITE B \(new device\): cpages 64 faults [0-9]+ mpages 0$"
+	assert_line "PASS hold (4096 pages intact)"
+	run rmmod test_hms
+	assert_success
+	kernel_quiet
+}
+
+@test "two devices with a peer link: peer link, bridges and their initiators; hmsctl path device 0 -> device 1 memory follows the path rule" {
+	local t0 t1 i0 i1 l0 l1 p b b01= b10= bl
+	NDEV=2 load_hms ndevices=2 mem_mb=8 local_bw=900000 local_lat=9 peer_bw=300000 peer_lat=121
+	t0=$(dev_obj 0 target) t1=$(dev_obj 1 target) i0=$(dev_obj 0 initiator) i1=$(dev_obj 1 initiator)
+	[ -n "$t0" ] && [ -n "$t1" ] && [ -n "$i0" ] && [ -n "$i1" ] || fail "missing device objects: $(ls $D)"
+	l0=$(members "$t0" links) l1=$(members "$t1" links)
+	# the peer link: {i0, i1}, no target, peer_lat - peer_lat/2
+	p=
+	for l in $(hms_objects link); do
+		l=$(basename "$l")
+		[ "$(members "$l" initiators)" = "$(printf '%s\n' "$i0" "$i1" | sort | xargs)" ] && p="$p $l"
+	done
+	p=$(xargs <<< "$p")
+	[ "$(wc -w <<< "$p")" = 1 ] || fail "want one peer link {$i0, $i1}, found '$p'"
+	assert_equal "$(members "$p" targets)" ""
+	assert_equal "$(perf "$p")" "300000 300000 61 61"
+	# two bridges: peer <-> local link of j, listing initiator i
+	assert_equal "$(hms_objects bridge | wc -l)" 2
+	for b in $(hms_objects bridge); do
+		b=$(basename "$b")
+		bl=$(members "$b" links)
+		assert_equal "$(perf "$b")" "300000 300000 60 60"
+		if [ "$bl" = "$(printf '%s\n' "$p" "$l1" | sort | xargs)" ]; then
+			assert_equal "$(members "$b" initiators)" "$i0"
+			b01=$b
+		elif [ "$bl" = "$(printf '%s\n' "$p" "$l0" | sort | xargs)" ]; then
+			assert_equal "$(members "$b" initiators)" "$i1"
+			b10=$b
+		else
+			fail "bridge $b links '$bl', want {$p, $l0} or {$p, $l1}"
+		fi
+	done
+	[ -n "$b01" ] && [ -n "$b10" ] || fail "want one bridge per direction"
+	[ -e "$D/$i0/bridges/$b01" ] || fail "$i0/bridges/ does not list $b01"
+	[ -e "$D/$i1/bridges/$b10" ] || fail "$i1/bridges/ does not list $b10"
+	[ -e "$D/$p/bridges/$b01" ] && [ -e "$D/$p/bridges/$b10" ] || fail "peer link $p does not list both bridges"
+	# path rule: bandwidth min(peer 300000, bridge 300000, local 900000), latency 61 + 60 + 9
+	path_is "$(uid_of "$i0")" "$(uid_of "$t1")" 300000 130 \
+		"$(uid_of "$p"),$(uid_of "$b01"),$(uid_of "$l1")"
+	path_is "$(uid_of "$i1")" "$(uid_of "$t0")" 300000 130 \
+		"$(uid_of "$p"),$(uid_of "$b10"),$(uid_of "$l0")"
+	path_is "$(uid_of "$i0")" "$(uid_of "$t0")" 900000 9 "$(uid_of "$l0")"
+	# and device 1's memory works as a target of its own
+	dt -d 1 -m 4 -n "${OTHER:-$HOME_NODE}" migrate
+	assert_success
+	assert_line "PASS migrate 4 MiB"
+}
+
+@test "hbind MIGRATE (test_hms) and HMM_DMIRROR_MIGRATE_TO_DEV (test_hmm) move the same populated pages of the same layout" {
+	modprobe -n -q test_hmm 2>/dev/null || skip "no test_hmm module (CONFIG_TEST_HMM=m)"
+	load_hms mem_mb=16
+	run modprobe test_hmm
+	assert_success
+	if [ ! -c /dev/hmm_dmirror0 ]; then
+		major=$(awk '$2 == "HMM_DMIRROR" { print $1 }' /proc/devices)
+		[ -n "$major" ] || fail "test_hmm loaded but no HMM_DMIRROR in /proc/devices"
+		mknod /dev/hmm_dmirror0 c "$major" 0
+	fi
+	run taskset -c "$CPU" dmirror-cmp -p 256
+	[ "$status" -ne 77 ] || skip "$output"
+	assert_success
+	# 256 pages: 5 of every 8 written, 2 never touched, 1 zero page
+	assert_line "populated before: 160 pages:$(for ((k = 0; k < 256; k += 8)); do printf '%s%d-%d,%d-%d,%d' "$([ $k = 0 ] || echo ,)" $k $((k + 1)) $((k + 3)) $((k + 4)) $((k + 6)); done)"
+	assert_line "hbind MIGRATE: moved 160"
+	assert_equal "$(sed -n 's/^hbind QUERY on the device: //p' <<< "$output")" \
+		"$(sed -n 's/^populated before: //p' <<< "$output")"
+	assert_line "dmirror SNAPSHOT on the device: 256 pages:0-255"
+	assert_line "PASS dmirror-cmp 256 pages"
+}
