@@ -14,6 +14,7 @@ tgt_of_node() {
 	for t in "$D"/v1-*-target; do
 		[ "$(cat "$t/nid")" = "$1" ] && [ "$(cat "$t/type")" = system ] && cat "$t/uid"
 	done
+	return 0
 }
 
 ini_of_node() {
@@ -21,6 +22,7 @@ ini_of_node() {
 	for i in "$D"/v1-*-initiator; do
 		[ "$(cat "$i/nid")" = "$1" ] && cat "$i/uid"
 	done
+	return 0
 }
 
 @test "hmsctl topology lists the nodes numactl -H lists" {

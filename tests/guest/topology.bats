@@ -16,6 +16,7 @@ obj_of() {
 		[ -e "$o" ] || continue
 		[ "$(cat "$o/$2" 2>/dev/null)" = "$3" ] && basename "$o"
 	done
+	return 0
 }
 
 # expand a cpulist like 0-2,5 into "0 1 2 5"
