@@ -12,6 +12,8 @@
 #                          commit in (refuses to clobber unexported work)
 #   scripts/kq.sh export   write the commits of the dev branch back into
 #                          kernel-patches/ with git format-patch, and `series`
+#   scripts/kq.sh adopt REF  make the dev branch REF (e.g. a branch a
+#                          developer stacked in another worktree) and export it
 #   scripts/kq.sh bisect   build every prefix of the series (CONFIG_HMS=y, and
 #                          the whole series with CONFIG_HMS=n); slow
 #   scripts/kq.sh check    checkpatch.pl --strict on every patch
@@ -138,6 +140,21 @@ cmd_export() {
 	log "exported $n patches into kernel-patches/"
 }
 
+cmd_adopt() {
+	cmd_init
+	local ref=${1:?usage: kq.sh adopt REF}
+	git_k "$KAM" rev-parse -q --verify "$ref^{commit}" >/dev/null || die "no such ref: $ref"
+	git_k "$KAM" merge-base --is-ancestor pristine "$ref" || die "$ref is not based on pristine"
+	if [ ! -d "$KDEV" ]; then
+		git_k "$KAM" worktree add -q -B dev "$KDEV" "$ref" >&2
+	else
+		[ -z "$(git_k "$KDEV" status --porcelain --untracked-files=no)" ] ||
+			die "$KDEV has uncommitted changes"
+		git_k "$KDEV" checkout -q -B dev "$ref"
+	fi
+	cmd_export
+}
+
 cmd_check() {
 	cmd_init
 	local p rc=0 out
@@ -177,6 +194,7 @@ init) cmd_init ;;
 sync) cmd_sync ;;
 edit) shift; cmd_edit "$@" ;;
 export) cmd_export ;;
+adopt) shift; cmd_adopt "$@" ;;
 check) cmd_check ;;
 bisect) cmd_bisect ;;
 *) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
