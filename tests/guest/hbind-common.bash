@@ -20,7 +20,7 @@ expand_list() {
 		a=${part%-*} b=${part#*-}
 		out="$out $(seq -s ' ' "$a" "$b")"
 	done
-	echo $out
+	echo "${out# }"
 }
 
 mem_nodes() { expand_list "$(cat $HB_SYSNODE/has_memory)"; }
@@ -160,7 +160,7 @@ nodes_in() {
 	for tok in $1; do
 		case $tok in n[0-9]*=*) tok=${tok%%=*}; out="$out ${tok#n}" ;; esac
 	done
-	echo $out
+	echo "${out# }"
 }
 
 # q2n LINE: a QUERY line "query 0-3:u5 4:ENOENT" in nodes: "0-3:n0 4:ENOENT"

@@ -321,7 +321,9 @@ res() {
 	gh=$(res bind:$U:strict@o:0:0); gm=$(res mbind:bind:$N@o:0:0); gp=$(res move:$N@o:0:0)
 	row "len 0 (no-op)" 0 "$gh" 0 "$gm" 0 "$gp"
 	gh=$(res bind:$U:strict@o:0:-1); gm=$(res mbind:bind:$N@o:0:-1)
-	row "len ULONG_MAX (page-aligns to 0)" =m "$gh" 0 "$gm" - -
+	# BRIEF: PAGE_ALIGN(len) (-> 0, mbind's answer) but also "beyond
+	# TASK_SIZE -> EINVAL": either is accepted, the table shows which
+	row "len ULONG_MAX (page-aligns to 0)" "EINVAL|=m" "$gh" 0 "$gm" - -
 	gh=$(res bind:$U:strict@a:0x800000000000:4096); gm=$(res mbind:bind:$N@a:0x800000000000:4096)
 	gp=$(res move:$N@a:0x800000000000:4096)
 	# BRIEF: "beyond TASK_SIZE -> EINVAL... follow mbind exactly"
