@@ -65,12 +65,30 @@ need_other() {
 # dev_obj N TYPE: name of the target or initiator of device N (its sysfs
 # device is below the misc device hms_testN)
 dev_obj() {
-	local o
-	for o in $(hms_objects "$2"); do
-		case $(readlink -f "$o") in
-		*/misc/hms_test$1/*) basename "$o"; return ;;
+	local o l t ini=
+	# the device initiator: its "device" symlink is the misc device
+	for o in $(hms_objects initiator); do
+		case $(readlink -f "$o/device" 2>/dev/null) in
+		*/misc/hms_test$1) ini=$(basename "$o") ;;
 		esac
 	done
+	[ -n "$ini" ] || return 0
+	if [ "$2" = initiator ]; then
+		echo "$ini"
+		return 0
+	fi
+	# its memory: the device-private target on one of its links; the
+	# local link is the one with the best read bandwidth
+	best=-1
+	for l in "$D/$ini"/links/*; do
+		for t in "$l"/targets/*; do
+			[ "$(cat "$t/type" 2>/dev/null)" = device-private ] || continue
+			bw=$(cat "$l/read_bandwidth")
+			if [ "$bw" -gt "$best" ]; then best=$bw; tgt=$(basename "$(readlink -f "$t")"); fi
+		done
+	done
+	[ "$best" -ge 0 ] && echo "$tgt"
+	return 0
 }
 
 uid_of() { cat "$D/$1/uid"; }

@@ -184,7 +184,7 @@ int main(int argc, char **argv)
 	int *before_h, *before_d, *after_h, *after_d;
 	__s32 *where;
 	__u32 uid, atoms[4];
-	char path[64], *ph, *pd;
+	char path[64], *ph, *pd, *rb;
 	int dev = 0, fd_hms, fd_hmm, c;
 
 	psz = sysconf(_SC_PAGESIZE);
@@ -227,7 +227,8 @@ int main(int argc, char **argv)
 	after_h = calloc(npages, sizeof(int));
 	after_d = calloc(npages, sizeof(int));
 	where = calloc(npages, sizeof(*where));
-	CHECK(inh && ind && snap && pop && before_h && before_d && after_h &&
+	rb = malloc(npages * psz);
+	CHECK(rb && inh && ind && snap && pop && before_h && before_d && after_h &&
 	      after_d && where, "out of memory");
 
 	ph = layout(npages);
@@ -270,8 +271,10 @@ int main(int argc, char **argv)
 	print_set("hbind QUERY on the device", inh, npages);
 
 	/* test_hmm: HMM_DMIRROR_MIGRATE_TO_DEV, then the device's snapshot */
+	/* it reads the range back into cmd.ptr after migrating (EFAULT if none) */
 	memset(&cmd, 0, sizeof(cmd));
 	cmd.addr = (uintptr_t)pd;
+	cmd.ptr = (uintptr_t)rb;
 	cmd.npages = npages;
 	CHECK(ioctl(fd_hmm, HMM_DMIRROR_MIGRATE_TO_DEV, &cmd) == 0,
 	      "HMM_DMIRROR_MIGRATE_TO_DEV: %s", strerror(errno));
