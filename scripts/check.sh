@@ -33,6 +33,7 @@ cp "$HMS_TOP/tests/guest/suites.conf" "$res/suites.conf"
 # count_tap FILE LABEL: add a TAP stream's results to the totals
 count_tap() {
 	local f=$1 label=$2 plan p=0 n=0 s=0
+	sed -i 's/\r$//' "$f"
 	plan=$(grep -m1 -E '^1\.\.[0-9]+' "$f" | cut -d. -f3)
 	p=$(grep -E '^ok [0-9]+' "$f" | grep -v -c -E '# (skip|SKIP)')
 	s=$(grep -E '^ok [0-9]+' "$f" | grep -c -E '# (skip|SKIP)')
