@@ -9,7 +9,7 @@ numactl -H
 step "HMS objects (/sys/bus/hms/devices)"
 ls /sys/bus/hms/devices 2>/dev/null || echo "no HMS bus in this kernel"
 
-step "Loading the simulated accelerator (test_hms: 1 device, 64 MiB)"
+step "Loading the simulated accelerator (test_hms: 2 devices with a peer link, 64 MiB each)"
 modprobe test_hms ndevices=2 mem_mb=64 2>&1 || echo "test_hms not available"
 
 step "hmsctl topology"
