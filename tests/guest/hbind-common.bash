@@ -68,28 +68,10 @@ hb_load_targets() {
 	done
 }
 
-# hb_stub_targets: HBIND_TEST_STUB_UIDS=1, for a kernel built on the TEMP
-# stub of mm/hms.c (no HMS bus, uid = 1000 + nid) before branch topo lands:
-# take the uids from that rule. Never set it otherwise.
-hb_stub_targets() {
-	local n
-	declare -gA HB_UID=() HB_NID=()
-	for n in $(mem_nodes); do
-		HB_UID[$n]=$((1000 + n))
-		HB_NID[$((1000 + n))]=$n
-	done
-}
-
-# hb_setup: skip unless the kernel has the HMS bus and hbind(); set the
-# HB_* variables
 hb_setup() {
 	local n out
-	if [ "${HBIND_TEST_STUB_UIDS:-0}" = 1 ] && ! have_hms; then
-		hb_stub_targets
-	else
-		have_hms || skip "no HMS bus (/sys/bus/hms) in this kernel"
-		hb_load_targets
-	fi
+	have_hms || skip "no HMS bus (/sys/bus/hms) in this kernel"
+	hb_load_targets
 	out=$(hbind-do -n 1 probe)
 	[ "$out" != "probe ENOSYS" ] || skip "this kernel has no hbind() (ENOSYS)"
 	[ "$out" = "probe ok" ] || fail "hbind probe (DEFAULT on one page) failed: $out"

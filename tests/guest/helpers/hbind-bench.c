@@ -393,12 +393,6 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	uid_a = hb_uid_of_node(node_a);
 	uid_b = hb_uid_of_node(node_b);
-	/* kernels on the TEMP hms stub (no HMS bus): uid = 1000 + nid */
-	if (uid_a < 0 && uid_b < 0 && getenv("HBIND_TEST_STUB_UIDS") &&
-	    !strcmp(getenv("HBIND_TEST_STUB_UIDS"), "1")) {
-		uid_a = 1000 + node_a;
-		uid_b = 1000 + node_b;
-	}
 	have_hbind = uid_a >= 0 && uid_b >= 0 && probe_hbind();
 	printf("hbind-bench: node %d -> node %d, target uids %ld -> %ld, hbind %s\n",
 	       node_a, node_b, uid_a, uid_b, have_hbind ? "available" : "NOT available");

@@ -18,37 +18,11 @@
 #include <unistd.h>
 
 /*
- * The hbind ABI comes from the repository's uapi/ directory. musl-gcc has
- * no kernel headers, so <linux/types.h> (included by <linux/hbind.h>) may be
- * missing; then fall back to a copy of its values (keep it in sync; the
- * helpers build against the real header whenever the kernel headers are on
- * the include path, e.g. with CFLAGS+=-idirafter <dir with linux/ and asm/>).
+ * The hbind ABI comes from the repository's uapi/ directory, the single
+ * source; the Makefile puts the kernel's linux/ and asm/ headers on musl's
+ * include path (-idirafter), which <linux/hbind.h> needs.
  */
-#if __has_include(<linux/types.h>)
 #include <linux/hbind.h>
-#else
-#define HBIND_MAX_TARGETS	64
-#define HBIND_MAX_ATOMS		256
-#define HBIND_ATOM(cmd, ndwords)	((((uint32_t)(ndwords)) << 16) | ((uint32_t)(cmd) & 0xffff))
-#define HBIND_ATOM_CMD(hdr)		((uint32_t)(hdr) & 0xffff)
-#define HBIND_ATOM_NDWORDS(hdr)		((uint32_t)(hdr) >> 16)
-enum hbind_cmd {
-	HBIND_CMD_DEFAULT = 1,
-	HBIND_CMD_BIND = 2,
-	HBIND_CMD_MIGRATE = 3,
-	HBIND_CMD_QUERY = 4,
-	HBIND_CMD_MAX,
-};
-#define HBIND_DEFAULT_NDWORDS	0
-#define HBIND_BIND_NDWORDS	1
-#define HBIND_MIGRATE_NDWORDS	2
-#define HBIND_QUERY_NDWORDS	3
-#define HBIND_BIND_STRICT	(1U << 0)
-#define HBIND_BIND_VALID	(HBIND_BIND_STRICT)
-#define HBIND_MIGRATE_ALL	(1U << 0)
-#define HBIND_MIGRATE_VALID	(HBIND_MIGRATE_ALL)
-#define HBIND_QUERY_VALID	0U
-#endif
 
 #ifndef __NR_hbind
 #define __NR_hbind 463		/* x86_64, provisional */
