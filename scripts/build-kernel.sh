@@ -60,16 +60,34 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.hms-config" 2>/dev/null)" != "$wan
 	if [ -f "$obj/.config.prev" ] && cmp -s "$obj/.config" "$obj/.config.prev"; then
 		touch -r "$obj/.config.prev" "$obj/.config"
 	fi
-	# report fragment options that did not stick (missing dependencies)
+	# A fragment option that did not stick (a missing dependency) is an
+	# error: a DEBUG=1 run without KASAN must not pass for one with it.
+	# Later fragments override earlier ones, as in merge_config.sh; an
+	# option the tree does not define yet (a prefix of the series, in
+	# bisect) is only noted.
+	declare -A req=()
 	for f in "${frags[@]}"; do
-		grep -E '^CONFIG_[A-Z0-9_]+=' "$f" | while IFS= read -r line; do
-			opt=${line%%=*}
-			val=${line#*=}
-			got=$(grep -E "^$opt=" "$obj/.config" | head -1 | cut -d= -f2- || true)
-			[ "$val" = n ] && { [ -z "$got" ] || [ "$got" = n ]; } && continue
-			[ "$got" = "$val" ] || log "note: $opt=$val requested, got '${got:-unset}'"
-		done
+		while IFS= read -r line; do
+			req[${line%%=*}]=${line#*=}
+		done < <(grep -E '^CONFIG_[A-Z0-9_]+=' "$f")
 	done
+	bad=0
+	for opt in "${!req[@]}"; do
+		val=${req[$opt]}
+		got=$(grep -E "^$opt=" "$obj/.config" | head -1 | cut -d= -f2- || true)
+		[ "$val" = n ] && { [ -z "$got" ] || [ "$got" = n ]; } && continue
+		[ "$got" = "$val" ] && continue
+		if ! git -C "$tree" grep -q -E "^(menu)?config ${opt#CONFIG_}\$" -- '*Kconfig*'; then
+			log "note: $opt is not defined in this tree"
+			continue
+		fi
+		log "error: $opt=$val requested, got '${got:-unset}' (a dependency is missing)"
+		bad=1
+	done
+	if [ $bad = 1 ]; then
+		rm -f "$obj/.hms-config"
+		exit 1
+	fi
 	echo "$want" > "$obj/.hms-config"
 fi
 
