@@ -23,6 +23,17 @@ setup() {
 	done
 }
 
+@test "a DEBUG=1 run really has KASAN, lockdep, kmemleak and DEBUG_VM" {
+	[ "${HMS_DEBUG_KERNEL:-0}" = 1 ] || skip "not a DEBUG=1 run"
+	zcat /proc/config.gz > "$BATS_TEST_TMPDIR/config"
+	for opt in CONFIG_KASAN CONFIG_PROVE_LOCKING CONFIG_DEBUG_KMEMLEAK \
+		   CONFIG_DEBUG_VM CONFIG_FAULT_INJECTION; do
+		grep -qx "$opt=y" "$BATS_TEST_TMPDIR/config" || fail "$opt=y missing from the debug kernel"
+	done
+	[ -e /sys/kernel/debug/kmemleak ] || fail "kmemleak is not active (debugfs not mounted or kmemleak=off)"
+	grep -q "kasan\|KernelAddressSanitizer" <(dmesg) || fail "KASAN did not announce itself at boot"
+}
+
 @test "numactl -H shows the profile's nodes and CPUs" {
 	run numactl -H
 	assert_success
