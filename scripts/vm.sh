@@ -129,6 +129,10 @@ fi
 cmdline="console=ttyS0 root=hmsroot rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro"
 cmdline+=" init=/sbin/hms-init panic=-1 oops=panic loglevel=4 printk.devkmsg=on"
 cmdline+=" transparent_hugepage=madvise"
+# No address-space randomisation: TCG caches translated code by virtual
+# address, so with ASLR every exec retranslates ld.so and libc; without it
+# an exec (bats forks thousands) costs half as much.
+cmdline+=" norandmaps"
 [ $debug = 0 ] || cmdline+=" kmemleak=on"
 
 fs() { # tag path [ro]
