@@ -15,7 +15,8 @@
 #   scripts/kq.sh adopt REF  make the dev branch REF (e.g. a branch a
 #                          developer stacked in another worktree) and export it
 #   scripts/kq.sh bisect   build every prefix of the series (CONFIG_HMS=y, and
-#                          the whole series with CONFIG_HMS=n); slow
+#                          the whole series with CONFIG_HMS=n, which it then
+#                          boots to run tests/guest/nohms.bats); slow
 #   scripts/kq.sh check    checkpatch.pl --strict on every patch
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -187,6 +188,15 @@ cmd_bisect() {
 	"$HMS_TOP/scripts/build-kernel.sh" --tree "$tree" --obj "$bdir-nohms" --no-hms >/dev/null ||
 		die "build failed with CONFIG_HMS=n"
 	log "bisect: every prefix builds"
+	# and the CONFIG_HMS=n kernel boots and behaves as one without the series
+	"$HMS_TOP/scripts/build-rootfs.sh" >/dev/null || die "rootfs build failed"
+	"$HMS_TOP/scripts/build-userspace.sh" >/dev/null || die "userspace build failed"
+	log "bisect: booting the CONFIG_HMS=n kernel (tests/guest/nohms.bats)"
+	"$HMS_TOP/scripts/vm.sh" --topology two-socket-hbm --timeout 900 \
+		--kernel "$bdir-nohms/arch/x86/boot/bzImage" \
+		-- /mnt/hms/tests/guest/run.sh nohms ||
+		die "the CONFIG_HMS=n kernel failed its tests"
+	log "bisect: the CONFIG_HMS=n kernel passes tests/guest/nohms.bats"
 }
 
 case "${1:-}" in
