@@ -169,8 +169,8 @@ static unsigned long thp_kb(struct region *r)
 
 static void bench_size(unsigned long mib, int thp, int reps)
 {
-	uint64_t med[M_NR] = { 0 }, t[MAX_REPS], best = UINT64_MAX;
-	int ok[M_NR] = { 0 };
+	uint64_t med[M_NR] = { 0 }, t[M_NR][MAX_REPS], best = UINT64_MAX;
+	int ok[M_NR] = { 0 }, n[M_NR] = { 0 };
 	unsigned long thpkb[M_NR] = { 0 };
 	struct region r;
 	unsigned long mask = 1UL << node_a;
@@ -192,26 +192,32 @@ static void bench_size(unsigned long mib, int thp, int reps)
 	if (sys_mbind((unsigned long)r.base, r.len, HB_MPOL_DEFAULT, NULL, 0, 0))
 		die("mbind(MPOL_DEFAULT)");
 
-	for (m = 0; m < M_NR; m++) {
-		int n = 0;
-
-		ok[m] = 1;
-		if (m == M_HBIND && !have_hbind) {
-			ok[m] = -1;
-			continue;
-		}
-		for (k = 0; k < reps; k++) {
+	for (m = 0; m < M_NR; m++)
+		ok[m] = (m == M_HBIND && !have_hbind) ? -1 : 1;
+	/*
+	 * Round robin: repetition k of every method runs before repetition
+	 * k + 1 of any, so that a noisy stretch of the machine hits all the
+	 * methods alike instead of one of them.
+	 */
+	for (k = 0; k < reps; k++) {
+		for (m = 0; m < M_NR; m++) {
 			size_t moved;
 
+			if (ok[m] < 0)
+				continue;
 			if (replace(&r) != r.npages)
 				ok[m] = 0;	/* could not re-place: node A full */
-			t[n++] = timed_move(&r, m, &moved);
+			t[m][n[m]++] = timed_move(&r, m, &moved);
 			if (moved != r.npages)
 				ok[m] = 0;
 			if (k == 0)
 				thpkb[m] = thp_kb(&r);
 		}
-		med[m] = hb_median(t, n);
+	}
+	for (m = 0; m < M_NR; m++) {
+		if (ok[m] < 0)
+			continue;
+		med[m] = hb_median(t[m], n[m]);
 		if (med[m] < best)
 			best = med[m];
 	}
@@ -236,38 +242,38 @@ static void bench_size(unsigned long mib, int thp, int reps)
 /* single-page BIND vs mbind latency, QUERY vs move_pages status */
 static void bench_latency(int reps)
 {
-	uint64_t *t = malloc(reps * sizeof(*t)), med_h = 0, med_m, med_q = 0, med_s;
+	uint64_t *t = malloc(reps * sizeof(*t)), *tm = malloc(reps * sizeof(*tm));
+	uint64_t med_h = 0, med_m, med_q = 0, med_s;
 	struct region r;
 	unsigned long masks[2] = { 1UL << node_a, 1UL << node_b };
 	uint32_t tgts[2] = { (uint32_t)uid_a, (uint32_t)uid_b };
 	unsigned long page;
 	int k;
 
-	if (!t)
+	if (!t || !tm)
 		die("malloc");
 	if (region_map(&r, 64 * PS, 0))
 		die("mmap");
 	page = (unsigned long)r.base + 32 * PS;
-	if (have_hbind) {
-		for (k = 0; k < reps; k++) {
-			uint32_t atoms[2] = { HBIND_ATOM(HBIND_CMD_BIND, 1), 0 };
-			uint64_t t0 = hb_now_ns();
+	/* interleaved: iteration k times one hbind BIND, then one mbind */
+	for (k = 0; k < reps; k++) {
+		uint32_t atoms[2] = { HBIND_ATOM(HBIND_CMD_BIND, 1), 0 };
+		uint64_t t0;
 
+		if (have_hbind) {
+			t0 = hb_now_ns();
 			if (sys_hbind(page, PS, &tgts[k & 1], 1, atoms, 2))
 				die("hbind(BIND)");
 			t[k] = hb_now_ns() - t0;
 		}
-		med_h = hb_median(t, reps);
-	}
-	sys_mbind((unsigned long)r.base, r.len, HB_MPOL_DEFAULT, NULL, 0, 0);
-	for (k = 0; k < reps; k++) {
-		uint64_t t0 = hb_now_ns();
-
+		t0 = hb_now_ns();
 		if (sys_mbind(page, PS, HB_MPOL_BIND, &masks[k & 1], HB_MAXNODE, 0))
 			die("mbind(MPOL_BIND)");
-		t[k] = hb_now_ns() - t0;
+		tm[k] = hb_now_ns() - t0;
 	}
-	med_m = hb_median(t, reps);
+	if (have_hbind)
+		med_h = hb_median(t, reps);
+	med_m = hb_median(tm, reps);
 	region_unmap(&r);
 
 	/* QUERY vs move_pages status on 16 MiB of touched pages */
@@ -283,24 +289,23 @@ static void bench_latency(int reps)
 
 		if (!buf)
 			die("malloc");
-		if (have_hbind) {
-			for (k = 0; k < qreps; k++) {
-				uint64_t t0 = hb_now_ns();
+		for (k = 0; k < qreps; k++) {
+			uint64_t t0;
 
+			if (have_hbind) {
+				t0 = hb_now_ns();
 				if (sys_hbind((unsigned long)r.base, r.len, NULL, 0, atoms, 4))
 					die("hbind(QUERY)");
 				t[k] = hb_now_ns() - t0;
 			}
-			med_q = hb_median(t, qreps);
-		}
-		for (k = 0; k < qreps; k++) {
-			uint64_t t0 = hb_now_ns();
-
+			t0 = hb_now_ns();
 			if (sys_move_pages(0, r.npages, r.ptrs, NULL, r.status, 0))
 				die("move_pages(query)");
-			t[k] = hb_now_ns() - t0;
+			tm[k] = hb_now_ns() - t0;
 		}
-		med_s = hb_median(t, qreps);
+		if (have_hbind)
+			med_q = hb_median(t, qreps);
+		med_s = hb_median(tm, qreps);
 		free(buf);
 	}
 	region_unmap(&r);
@@ -323,6 +328,7 @@ static void bench_latency(int reps)
 	printf("  move_pages(NULL)       %8.2fus (x%4.2f)\n", med_s / 1e3,
 	       have_hbind ? (double)med_s / (double)(med_q < med_s ? med_q : med_s) : 1.0);
 	free(t);
+	free(tm);
 }
 
 static int probe_hbind(void)
