@@ -27,7 +27,8 @@
 # on timeout and 125 when the kernel crashed (oops, BUG, KASAN, lockdep,
 # panic, WARNING) or no status came back, printing the end of the log.
 # Environment: HMS_ACCEL=tcg|kvm forces the accelerator (default: KVM only
-# when a probe boot proves it works, else TCG).
+# when a probe boot proves it works, else TCG); HMS_KERNEL_ARGS adds words
+# to the guest kernel command line.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -134,6 +135,7 @@ cmdline+=" transparent_hugepage=madvise"
 # an exec (bats forks thousands) costs half as much.
 cmdline+=" norandmaps"
 [ $debug = 0 ] || cmdline+=" kmemleak=on"
+cmdline+=${HMS_KERNEL_ARGS:+ $HMS_KERNEL_ARGS}
 
 fs() { # tag path [ro]
 	local ro=
