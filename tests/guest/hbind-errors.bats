@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# hbind() input validation (BRIEF.md, "Validation before any effect"): every
+# hbind() input validation (uapi/hbind.2, ERRORS): every
 # bad input fails with its documented errno, in the documented order, and a
 # failed call changes nothing: the pages' policy (get_mempolicy) and
 # placement (move_pages) are compared before and after ('snap' ... 'same' in
