@@ -35,7 +35,10 @@ teardown() {
 		wait "$BG_PID" 2>/dev/null || true
 	fi
 	rmmod test_hms 2>/dev/null || true
-	rmmod test_hmm 2>/dev/null || true
+	# test_hmm stays loaded: unloading it leaks (6.12's dmirror_device_remove()
+	# never puts its devices; kmemleak reports their names and
+	# device_private structs), a bug of that upstream test module, not of
+	# HMS, which would fail the DEBUG=1 run's kmemleak check.
 }
 
 # load_hms PARAM=VALUE...: load test_hms, wait for its device files

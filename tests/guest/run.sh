@@ -22,7 +22,8 @@ if [ "${HMS_DEBUG_KERNEL:-0}" = 1 ] && [ -w /sys/kernel/debug/kmemleak ]; then
 	leaks=$(cat /sys/kernel/debug/kmemleak)
 	if [ -n "$leaks" ]; then
 		echo "not ok 9999 kmemleak: no leaked objects after the suites"
-		echo "$leaks" | head -60 | sed 's/^/# /'
+		echo "# $(echo "$leaks" | grep -c '^unreferenced object') leaked objects:"
+		echo "$leaks" | head -400 | sed 's/^/# /'
 		rc=1
 	else
 		echo "ok 9999 kmemleak: no leaked objects after the suites"
