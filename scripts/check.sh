@@ -15,7 +15,7 @@ set -uo pipefail
 DEBUG=${DEBUG:-0}
 dbg=()
 # per-guest time limit; the DEBUG kernel (KASAN, lockdep, kmemleak under
-# TCG) runs the same suites about four times slower
+# TCG) runs the same suites five to eight times slower
 guest_timeout=${HMS_GUEST_TIMEOUT:-1800}
 if [ "$DEBUG" = 1 ]; then
 	dbg=(--debug)

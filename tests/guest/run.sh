@@ -11,8 +11,8 @@ done
 echo never > /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null
 echo madvise > /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null
 export BATS_TMPDIR=/tmp
-# shellcheck disable=SC2086
 # --timing: each result line ends "in N ms", to see where a run spends its time
+# shellcheck disable=SC2086
 bats --formatter tap --timing $files
 rc=$?
 if [ "${HMS_DEBUG_KERNEL:-0}" = 1 ] && [ -w /sys/kernel/debug/kmemleak ]; then
