@@ -130,8 +130,20 @@ cmd_export() {
 	git_k "$KDEV" format-patch -q --no-signature --zero-commit --base=pristine-base \
 		--cover-letter -o "$tmp" pristine..dev >/dev/null
 	n=$(find "$tmp" -name '0*.patch' ! -name '0000-*' | wc -l)
-	# keep our hand-written cover letter; drop the generated one
-	rm -f "$tmp"/0000-cover-letter.patch
+	# keep our hand-written cover letter, but refresh its shortlog and
+	# diffstat (from the "Author (N):" line on) from the generated one
+	local cover=$PATCHDIR/0000-cover-letter.patch gen=$tmp/0000-cover-letter.patch
+	if [ -f "$cover" ] && [ -f "$gen" ]; then
+		local tail_re='^[^ ].* \([0-9]+\):$'
+		{
+			sed -E "/$tail_re/,\$d" "$cover"
+			sed -n -E "/$tail_re/,\$p" "$gen" |
+				sed '/^base-commit:/,$d; /^-- *$/,$d'
+			grep '^base-commit:' "$cover" || true
+		} > "$tmp/cover.new"
+		mv "$tmp/cover.new" "$cover"
+	fi
+	rm -f "$gen"
 	find "$PATCHDIR" -maxdepth 1 -name '0*.patch' ! -name '0000-*' -delete
 	mkdir -p "$PATCHDIR"
 	cp "$tmp"/*.patch "$PATCHDIR"/ 2>/dev/null || true

@@ -92,6 +92,19 @@ bad_is() {
 	done
 }
 
+@test "a targets or atoms array whose last dword is unmapped: EFAULT, short or long" {
+	# short arrays are copied to the kernel's stack, long ones to the heap
+	bad hcall:t=$T,tp=tail,a=$MB
+	bad_is hcall EFAULT
+	bad hcall:t=$T/$T/$T/$T/$T/$T/$T/$T/$T/$T,tp=tail,a=$MB
+	bad_is hcall EFAULT
+	bad hcall:t=$T,a=$MB,ap=tail
+	bad_is hcall EFAULT
+	# MIGRATE, BIND, then 35 DEFAULTs: any of them would show if run
+	bad hcall:t=$T,a=$MB,pad=40,na=40,ap=tail
+	bad_is hcall EFAULT
+}
+
 @test "atom header 0 or an unknown command: EINVAL, and the atoms before it do not run" {
 	local a
 	for a in 0 $(atom 0 1)/0 $(atom $HB_CMD_MAX 0) $(atom 0xffff 0) $(atom 0x8002 1)/1; do
@@ -169,6 +182,9 @@ bad_is() {
 	bad hcall:t=$T/$T,a=$BND/1
 	bad_is hcall EINVAL
 	bad hcall:t=$T/$T,a=$MIG/0/0
+	bad_is hcall EINVAL
+	# more targets than the kernel keeps on its stack, all looked up first
+	bad hcall:t=$T/$T/$T/$T/$T/$T/$T/$T/$T/$T,a=$BND/1
 	bad_is hcall EINVAL
 	if [ "$TN" != "$H" ]; then
 		bad hcall:t=$T/${HB_UID[$H]}/$T,a=$MIG/0/0

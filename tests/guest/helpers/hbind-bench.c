@@ -3,8 +3,8 @@
  * hbind-bench - time hbind(MIGRATE) against move_pages(), mbind(MPOL_MF_MOVE)
  * and migrate_pages() moving the same pages from node A to node B, for
  * several sizes, with 4 KiB pages and with THP; and the latency of a
- * single-page hbind(BIND) against mbind(MPOL_BIND), and of QUERY against
- * move_pages(nodes=NULL). Prints figures, asserts nothing about times; it
+ * single-page hbind(BIND) and hbind(DEFAULT) against mbind(), and of QUERY
+ * against move_pages(nodes=NULL). Prints figures, asserts nothing about times; it
  * only checks that every method really moved the pages (a row whose pages
  * did not all arrive is marked with '!').
  *
@@ -239,41 +239,71 @@ static void bench_size(unsigned long mib, int thp, int reps)
 	region_unmap(&r);
 }
 
-/* single-page BIND vs mbind latency, QUERY vs move_pages status */
+/* single-page BIND/DEFAULT vs mbind latency, QUERY vs move_pages status */
 static void bench_latency(int reps)
 {
 	uint64_t *t = malloc(reps * sizeof(*t)), *tm = malloc(reps * sizeof(*tm));
-	uint64_t med_h = 0, med_m, med_q = 0, med_s;
+	uint64_t *td = malloc(reps * sizeof(*td)), *tdm = malloc(reps * sizeof(*tdm));
+	uint64_t med_h = 0, med_m, med_d = 0, med_dm, med_q = 0, med_s;
 	struct region r;
 	unsigned long masks[2] = { 1UL << node_a, 1UL << node_b };
 	uint32_t tgts[2] = { (uint32_t)uid_a, (uint32_t)uid_b };
-	unsigned long page;
+	unsigned long ph, pm;
 	int k;
 
-	if (!t || !tm)
+	if (!t || !tm || !td || !tdm)
 		die("malloc");
 	if (region_map(&r, 64 * PS, 0))
 		die("mmap");
-	page = (unsigned long)r.base + 32 * PS;
-	/* interleaved: iteration k times one hbind BIND, then one mbind */
+	/* one page for hbind, one for mbind: each call meets its own policies */
+	ph = (unsigned long)r.base + 16 * PS;
+	pm = (unsigned long)r.base + 48 * PS;
+	/*
+	 * The pages around the timed ones get a policy no call below sets, so
+	 * that no call merges a timed page's VMA with its neighbours or has to
+	 * split it again: every call only replaces the policy of one VMA.
+	 */
+	if (sys_mbind((unsigned long)r.base, r.len, HB_MPOL_PREFERRED, &masks[0],
+		      HB_MAXNODE, 0))
+		die("mbind(MPOL_PREFERRED)");
+	/*
+	 * Interleaved: iteration k times hbind BIND, mbind MPOL_BIND, hbind
+	 * DEFAULT, mbind MPOL_DEFAULT. So each method pays for the whole life
+	 * of its own policies: BIND builds and installs one, DEFAULT drops and
+	 * frees it.
+	 */
 	for (k = 0; k < reps; k++) {
 		uint32_t atoms[2] = { HBIND_ATOM(HBIND_CMD_BIND, 1), 0 };
+		uint32_t datom = HBIND_ATOM(HBIND_CMD_DEFAULT, 0);
 		uint64_t t0;
 
 		if (have_hbind) {
 			t0 = hb_now_ns();
-			if (sys_hbind(page, PS, &tgts[k & 1], 1, atoms, 2))
+			if (sys_hbind(ph, PS, &tgts[k & 1], 1, atoms, 2))
 				die("hbind(BIND)");
 			t[k] = hb_now_ns() - t0;
 		}
 		t0 = hb_now_ns();
-		if (sys_mbind(page, PS, HB_MPOL_BIND, &masks[k & 1], HB_MAXNODE, 0))
+		if (sys_mbind(pm, PS, HB_MPOL_BIND, &masks[k & 1], HB_MAXNODE, 0))
 			die("mbind(MPOL_BIND)");
 		tm[k] = hb_now_ns() - t0;
+		if (have_hbind) {
+			t0 = hb_now_ns();
+			if (sys_hbind(ph, PS, NULL, 0, &datom, 1))
+				die("hbind(DEFAULT)");
+			td[k] = hb_now_ns() - t0;
+		}
+		t0 = hb_now_ns();
+		if (sys_mbind(pm, PS, HB_MPOL_DEFAULT, NULL, 0, 0))
+			die("mbind(MPOL_DEFAULT)");
+		tdm[k] = hb_now_ns() - t0;
 	}
-	if (have_hbind)
+	if (have_hbind) {
 		med_h = hb_median(t, reps);
+		med_d = hb_median(td, reps);
+	}
 	med_m = hb_median(tm, reps);
+	med_dm = hb_median(tdm, reps);
 	region_unmap(&r);
 
 	/* QUERY vs move_pages status on 16 MiB of touched pages */
@@ -319,6 +349,13 @@ static void bench_latency(int reps)
 		printf("  hbind BIND             n/a\n");
 	printf("  mbind(MPOL_BIND)       %8.2fus (x%4.2f)\n", med_m / 1e3,
 	       have_hbind ? (double)med_m / (double)(med_h < med_m ? med_h : med_m) : 1.0);
+	if (have_hbind)
+		printf("  hbind DEFAULT          %8.2fus (x%4.2f)\n", med_d / 1e3,
+		       (double)med_d / (double)(med_d < med_dm ? med_d : med_dm));
+	else
+		printf("  hbind DEFAULT          n/a\n");
+	printf("  mbind(MPOL_DEFAULT)    %8.2fus (x%4.2f)\n", med_dm / 1e3,
+	       have_hbind ? (double)med_dm / (double)(med_d < med_dm ? med_d : med_dm) : 1.0);
 	printf("placement query of 16 MiB (4096 pages):\n");
 	if (have_hbind)
 		printf("  hbind QUERY            %8.2fus (x%4.2f)\n", med_q / 1e3,
@@ -329,6 +366,8 @@ static void bench_latency(int reps)
 	       have_hbind ? (double)med_s / (double)(med_q < med_s ? med_q : med_s) : 1.0);
 	free(t);
 	free(tm);
+	free(td);
+	free(tdm);
 }
 
 static int probe_hbind(void)

@@ -70,6 +70,7 @@ static void usage(FILE *f)
 "  migrate:TGTS[:all|FLAGS]   hbind MIGRATE: 'migrate moved=N' | errno\n"
 "  default                    hbind DEFAULT: 'default ok' | errno\n"
 "  hcall:KEY=VAL,...          raw hbind: t=TGTS(/-separated) tp=null|bad|kernel\n"
+"                             |tail (last dword on an unmapped page)\n"
 "                             nt=N a=DWORD/... (Q|QK|QB|QN = query buffer\n"
 "                             ptr lo/hi: valid|kernel|unmapped|NULL) ap=...\n"
 "                             na=N pad=N: 'hcall ret=0 out=..' | errno\n"
@@ -168,7 +169,30 @@ static void *unmapped_ptr(void)
 	return (void *)(0x200000000000UL - 0x10000);
 }
 
-static void *special_ptr(const char *s, void *valid)
+/*
+ * A copy of the @size bytes at @valid whose last 4 bytes fall on an unmapped
+ * page: the kernel can read all of it but the end. Never freed (the helper
+ * exits soon).
+ */
+static void *tail_unmapped_copy(const void *valid, size_t size)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	size_t span = ((size + ps - 1) / ps + 1) * ps;
+	char *p;
+
+	p = mmap(NULL, span, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		die("mmap");
+	if (munmap(p + span - ps, ps))
+		die("munmap");
+	p += span - ps - (size - 4);
+	memcpy(p, valid, size - 4);
+	return p;
+}
+
+/* null, bad (unmapped), kernel, tail (last dword unmapped) or ok */
+static void *special_ptr(const char *s, void *valid, size_t size)
 {
 	if (!strcmp(s, "null"))
 		return NULL;
@@ -176,9 +200,11 @@ static void *special_ptr(const char *s, void *valid)
 		return unmapped_ptr();
 	if (!strcmp(s, "kernel"))
 		return KERNEL_PTR;
+	if (!strcmp(s, "tail") && valid && size >= 4)
+		return tail_unmapped_copy(valid, size);
 	if (!strcmp(s, "ok"))
 		return valid;
-	die("bad pointer kind '%s' (null|bad|kernel|ok)", s);
+	die("bad pointer kind '%s' (null|bad|kernel|tail|ok)", s);
 }
 
 /* ---------------------------------------------------------------- */
@@ -686,7 +712,7 @@ static void op_hcall(const struct range *r, const char *args)
 	char *dup = strdup(args ? args : ""), *kv, *save;
 	uint32_t t[HBIND_MAX_TARGETS * 2 + 2] = { 0 };
 	uint32_t *atoms = NULL;
-	unsigned int nt = 0, na = 0, cap = 0, pad = 0;
+	unsigned int nt = 0, na = 0, cap = 0, pad = 0, nt_eff, na_eff;
 	long nt_over = -1, na_over = -1;
 	const char *tp = "ok", *ap = "ok";
 	int32_t *qbuf = NULL;
@@ -753,6 +779,8 @@ static void op_hcall(const struct range *r, const char *args)
 			die("hcall: unknown key '%s'", kv);
 		}
 	}
+	nt_eff = nt;
+	na_eff = na;
 	if (pad > na) {
 		atoms = realloc(atoms, pad * sizeof(*atoms));
 		if (!atoms)
@@ -761,10 +789,16 @@ static void op_hcall(const struct range *r, const char *args)
 			atoms[i] = HBIND_ATOM(HBIND_CMD_DEFAULT, 0);
 		cap = pad;
 	}
-	tptr = special_ptr(tp, nt ? t : NULL);
-	aptr = special_ptr(ap, atoms);
-	ret = do_hbind(r, tptr, nt_over >= 0 ? (unsigned int)nt_over : nt,
-		       aptr, na_over >= 0 ? (unsigned int)na_over : na);
+	if (nt_over >= 0)
+		nt_eff = (unsigned int)nt_over;
+	if (na_over >= 0)
+		na_eff = (unsigned int)na_over;
+	/* a "tail" copy holds what the kernel is told to read, if allocated */
+	tptr = special_ptr(tp, nt ? t : NULL,
+			   (nt_eff < sizeof(t) / sizeof(t[0]) ?
+			    nt_eff : sizeof(t) / sizeof(t[0])) * sizeof(*t));
+	aptr = special_ptr(ap, atoms, (na_eff < cap ? na_eff : cap) * sizeof(*atoms));
+	ret = do_hbind(r, tptr, nt_eff, aptr, na_eff);
 	if (ret) {
 		out("hcall errno=%s", hb_errname(errno));
 	} else {
@@ -805,7 +839,7 @@ static void op_mbind(const struct range *r, const char *args)
 	parse_mode(dup, &mode);
 	if (nodes && (!strcmp(nodes, "null") || !strcmp(nodes, "bad") ||
 		      !strcmp(nodes, "kernel")))
-		mp = special_ptr(nodes, &mask);
+		mp = special_ptr(nodes, &mask, sizeof(mask));
 	else
 		parse_nodes(nodes, &mask);
 	if (sys_mbind(r->start, r->len, mode, mp, HB_MAXNODE,
