@@ -144,6 +144,11 @@ cmd_export() {
 		mv "$tmp/cover.new" "$cover"
 	fi
 	rm -f "$gen"
+	# An empty context line is " " in git's output and "" in GNU diff's
+	# --suppress-blank-empty output; git am takes both. Write the second:
+	# checkpatch.pl reads a patch that git tracks (ours, from this
+	# repository) as a source file, where " " is trailing whitespace.
+	[ "$n" -eq 0 ] || sed -i '/^diff --git /,$ s/^ $//' "$tmp"/0*.patch
 	find "$PATCHDIR" -maxdepth 1 -name '0*.patch' ! -name '0000-*' -delete
 	mkdir -p "$PATCHDIR"
 	cp "$tmp"/*.patch "$PATCHDIR"/ 2>/dev/null || true
@@ -172,7 +177,11 @@ cmd_check() {
 	cmd_init
 	local p rc=0 out
 	while read -r p; do
-		out=$(cd "$KPRISTINE" && perl scripts/checkpatch.pl --strict --terse --show-types "$p" 2>&1) || true
+		# as a reviewer runs it on the mail, and as one runs it from the
+		# top of this repository (where git tracks the patch)
+		out=$( (cd "$KPRISTINE" && perl scripts/checkpatch.pl --strict --terse --show-types "$p" 2>&1
+			cd "$HMS_TOP" && perl "$KPRISTINE/scripts/checkpatch.pl" --no-tree --strict --terse \
+				--show-types "${p#"$HMS_TOP"/}" 2>&1) ) || true
 		if echo "$out" | grep -q -E 'ERROR|WARNING|CHECK'; then
 			echo "$out"; rc=1
 		else
