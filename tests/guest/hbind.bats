@@ -95,6 +95,29 @@ place_home() { echo "mbind:bind:$H touch mbind:default"; }
 	assert_line "$want_pol"
 }
 
+@test "BIND of the two halves of a mapping in two calls leaves one VMA, like mbind; different lists or strictness keep two" {
+	need_mem_nodes 2
+	local o=$HB_OTHER u=${HB_UID[$H]} v=${HB_UID[$HB_OTHER]}
+	# one target (the list the target carries), then a list of two
+	hb -n 32 bind:$v:strict@0+16 bind:$v:strict@16+16 vmas getpol
+	assert_success
+	assert_line "vmas 1"
+	assert_line "policy 0-31:bind=static:$o"
+	hb -n 32 bind:$v,$u@0+16 bind:$v,$u@16+16 vmas
+	assert_success
+	assert_line "vmas 1"
+	# same nodes, other order: two policies
+	hb -n 32 bind:$v,$u@0+16 bind:$u,$v@16+16 vmas
+	assert_success
+	assert_line "vmas 2"
+	hb -n 32 bind:$v:strict@0+16 bind:$v@16+16 vmas
+	assert_success
+	assert_line "vmas 2"
+	hb -n 32 mbind:bind+static:$o@0+16 mbind:bind+static:$o@16+16 vmas
+	assert_success
+	assert_line "vmas 1"
+}
+
 @test "BIND on THP memory: huge pages on the target, like mbind" {
 	need_mem_nodes 2
 	have_thp || skip "no transparent huge pages in this kernel"

@@ -85,6 +85,7 @@ static void usage(FILE *f)
 "  snap | same                remember / compare policy and placement:\n"
 "                             'unchanged' | 'changed ...'\n"
 "  numamaps | thp             numa_maps line / AnonHugePages kB ('thp kb=N')\n"
+"  vmas                       VMAs the range meets: 'vmas N'\n"
 "  fork ... end               run the OPs up to 'end' in a child (its lines\n"
 "                             start with 'child: '): 'fork exit=N|signal=S'\n"
 "  hold | release             a child maps the range (pages shared) / exits\n"
@@ -975,6 +976,24 @@ static void op_numamaps(const struct range *r)
 	out("numa_maps none");
 }
 
+/* number of VMAs the range meets, from /proc/self/maps */
+static void op_vmas(const struct range *r)
+{
+	FILE *m = fopen("/proc/self/maps", "r");
+	unsigned long s, e, end = r->start + r->len;
+	char line[4096];
+	int n = 0;
+
+	if (!m)
+		die("cannot read /proc/self/maps: %s", strerror(errno));
+	while (fgets(line, sizeof(line), m))
+		if (sscanf(line, "%lx-%lx", &s, &e) == 2 &&
+		    s < end && e > r->start)
+			n++;
+	fclose(m);
+	out("vmas %d", n);
+}
+
 static void op_thp(const struct range *r)
 {
 	FILE *f = fopen("/proc/self/smaps", "r");
@@ -1284,6 +1303,8 @@ int main(int argc, char **argv)
 			free(pg);
 		} else if (!strcmp(word, "numamaps")) {
 			op_numamaps(&r);
+		} else if (!strcmp(word, "vmas")) {
+			op_vmas(&r);
 		} else if (!strcmp(word, "thp")) {
 			op_thp(&r);
 		} else if (!strcmp(word, "fork")) {
