@@ -175,7 +175,7 @@ static void bench_size(unsigned long mib, int thp, int reps)
 	struct region r;
 	unsigned long mask = 1UL << node_a;
 	size_t i;
-	int m, k;
+	int m, k, j;
 
 	printf("%-4s %5luMiB", thp ? "THP" : "4K", mib);
 	if (thp && mib * MIB < THP_SIZE) {
@@ -197,12 +197,14 @@ static void bench_size(unsigned long mib, int thp, int reps)
 	/*
 	 * Round robin: repetition k of every method runs before repetition
 	 * k + 1 of any, so that a noisy stretch of the machine hits all the
-	 * methods alike instead of one of them.
+	 * methods alike instead of one of them; and repetition k starts with
+	 * method k, so that no method always runs first or after the same one.
 	 */
 	for (k = 0; k < reps; k++) {
-		for (m = 0; m < M_NR; m++) {
+		for (j = 0; j < M_NR; j++) {
 			size_t moved;
 
+			m = (j + k) % M_NR;
 			if (ok[m] < 0)
 				continue;
 			if (replace(&r) != r.npages)
@@ -267,36 +269,45 @@ static void bench_latency(int reps)
 		      HB_MAXNODE, 0))
 		die("mbind(MPOL_PREFERRED)");
 	/*
-	 * Interleaved: iteration k times hbind BIND, mbind MPOL_BIND, hbind
-	 * DEFAULT, mbind MPOL_DEFAULT. So each method pays for the whole life
-	 * of its own policies: BIND builds and installs one, DEFAULT drops and
-	 * frees it.
+	 * Interleaved: iteration k times hbind BIND and mbind MPOL_BIND, then
+	 * hbind DEFAULT and mbind MPOL_DEFAULT, hbind first in two iterations
+	 * out of four. So each method pays for the whole life of its own
+	 * policies: BIND builds and installs one, DEFAULT drops and frees it.
 	 */
 	for (k = 0; k < reps; k++) {
 		uint32_t atoms[2] = { HBIND_ATOM(HBIND_CMD_BIND, 1), 0 };
 		uint32_t datom = HBIND_ATOM(HBIND_CMD_DEFAULT, 0);
+		int hfirst = !((k >> 1) & 1);	/* who goes first alternates */
 		uint64_t t0;
+		int o;
 
-		if (have_hbind) {
-			t0 = hb_now_ns();
-			if (sys_hbind(ph, PS, &tgts[k & 1], 1, atoms, 2))
-				die("hbind(BIND)");
-			t[k] = hb_now_ns() - t0;
+		for (o = 0; o < 2; o++) {
+			if (o == hfirst) {
+				t0 = hb_now_ns();
+				if (sys_mbind(pm, PS, HB_MPOL_BIND, &masks[k & 1],
+					      HB_MAXNODE, 0))
+					die("mbind(MPOL_BIND)");
+				tm[k] = hb_now_ns() - t0;
+			} else if (have_hbind) {
+				t0 = hb_now_ns();
+				if (sys_hbind(ph, PS, &tgts[k & 1], 1, atoms, 2))
+					die("hbind(BIND)");
+				t[k] = hb_now_ns() - t0;
+			}
 		}
-		t0 = hb_now_ns();
-		if (sys_mbind(pm, PS, HB_MPOL_BIND, &masks[k & 1], HB_MAXNODE, 0))
-			die("mbind(MPOL_BIND)");
-		tm[k] = hb_now_ns() - t0;
-		if (have_hbind) {
-			t0 = hb_now_ns();
-			if (sys_hbind(ph, PS, NULL, 0, &datom, 1))
-				die("hbind(DEFAULT)");
-			td[k] = hb_now_ns() - t0;
+		for (o = 0; o < 2; o++) {
+			if (o == hfirst) {
+				t0 = hb_now_ns();
+				if (sys_mbind(pm, PS, HB_MPOL_DEFAULT, NULL, 0, 0))
+					die("mbind(MPOL_DEFAULT)");
+				tdm[k] = hb_now_ns() - t0;
+			} else if (have_hbind) {
+				t0 = hb_now_ns();
+				if (sys_hbind(ph, PS, NULL, 0, &datom, 1))
+					die("hbind(DEFAULT)");
+				td[k] = hb_now_ns() - t0;
+			}
 		}
-		t0 = hb_now_ns();
-		if (sys_mbind(pm, PS, HB_MPOL_DEFAULT, NULL, 0, 0))
-			die("mbind(MPOL_DEFAULT)");
-		tdm[k] = hb_now_ns() - t0;
 	}
 	if (have_hbind) {
 		med_h = hb_median(t, reps);
