@@ -241,6 +241,21 @@ static void bench_size(unsigned long mib, int thp, int reps)
 	region_unmap(&r);
 }
 
+/* "  NAME   TIME (xRATIO)" for hbind and its peer, ratio to the faster */
+static void print_pair(const char *hname, uint64_t h, const char *pname,
+		       uint64_t p)
+{
+	uint64_t best = have_hbind && h < p ? h : p;
+
+	if (have_hbind)
+		printf("  %-22s %8.2fus (x%4.2f)\n", hname, h / 1e3,
+		       (double)h / (double)best);
+	else
+		printf("  %-22s n/a\n", hname);
+	printf("  %-22s %8.2fus (x%4.2f)\n", pname, p / 1e3,
+	       (double)p / (double)best);
+}
+
 /* single-page BIND/DEFAULT vs mbind latency, QUERY vs move_pages status */
 static void bench_latency(int reps)
 {
@@ -353,28 +368,10 @@ static void bench_latency(int reps)
 
 	printf("\nsingle-page policy change (median of %d, alternating nodes %d/%d):\n",
 	       reps, node_a, node_b);
-	if (have_hbind)
-		printf("  hbind BIND             %8.2fus (x%4.2f)\n", med_h / 1e3,
-		       (double)med_h / (double)(med_h < med_m ? med_h : med_m));
-	else
-		printf("  hbind BIND             n/a\n");
-	printf("  mbind(MPOL_BIND)       %8.2fus (x%4.2f)\n", med_m / 1e3,
-	       have_hbind ? (double)med_m / (double)(med_h < med_m ? med_h : med_m) : 1.0);
-	if (have_hbind)
-		printf("  hbind DEFAULT          %8.2fus (x%4.2f)\n", med_d / 1e3,
-		       (double)med_d / (double)(med_d < med_dm ? med_d : med_dm));
-	else
-		printf("  hbind DEFAULT          n/a\n");
-	printf("  mbind(MPOL_DEFAULT)    %8.2fus (x%4.2f)\n", med_dm / 1e3,
-	       have_hbind ? (double)med_dm / (double)(med_d < med_dm ? med_d : med_dm) : 1.0);
+	print_pair("hbind BIND", med_h, "mbind(MPOL_BIND)", med_m);
+	print_pair("hbind DEFAULT", med_d, "mbind(MPOL_DEFAULT)", med_dm);
 	printf("placement query of 16 MiB (4096 pages):\n");
-	if (have_hbind)
-		printf("  hbind QUERY            %8.2fus (x%4.2f)\n", med_q / 1e3,
-		       (double)med_q / (double)(med_q < med_s ? med_q : med_s));
-	else
-		printf("  hbind QUERY            n/a\n");
-	printf("  move_pages(NULL)       %8.2fus (x%4.2f)\n", med_s / 1e3,
-	       have_hbind ? (double)med_s / (double)(med_q < med_s ? med_q : med_s) : 1.0);
+	print_pair("hbind QUERY", med_q, "move_pages(NULL)", med_s);
 	free(t);
 	free(tm);
 	free(td);
