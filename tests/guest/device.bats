@@ -2,10 +2,11 @@
 # Device memory as an HMS target (issue 5), with the simulated accelerator
 # lib/test_hms.c: its objects on /sys/bus/hms and their paths, hbind()
 # MIGRATE/BIND/QUERY to and from device-private memory, device first touch,
-# unloading the device while its memory is in use, peer devices, and the
-# same migration done by test_hmm's dmirror. devtest and dmirror-cmp
-# (tests/guest/helpers/) do the memory work and print one line per step;
-# they exit 77 (skip) only when a device or hbind() is missing.
+# unloading the device while its memory is in use and while hbind() looks it
+# up by uid, peer devices, and the same migration done by test_hmm's
+# dmirror. devtest and dmirror-cmp (tests/guest/helpers/) do the memory
+# work and print one line per step; they exit 77 (skip) only when a device
+# or hbind() is missing.
 # Each test loads test_hms with its own parameters; teardown unloads it.
 
 setup() {
@@ -278,6 +279,29 @@ kernel_quiet() {
 	assert_line "PASS hold (4096 pages intact)"
 	run rmmod test_hms
 	assert_success
+	kernel_quiet
+}
+
+@test "hbind BIND by uid while test_hms unloads: each call binds or fails with EINVAL, none binds after one failed, kernel quiet" {
+	need_other
+	local f=$BATS_TEST_TMPDIR/race ocpu rc=0
+	load_hms mem_mb=8
+	dmesg -C 2>/dev/null || true
+	# the loop on HOME_NODE's CPU, the unload on another one when there is one
+	ocpu=$(node_cpu "$OTHER")
+	[ -n "$ocpu" ] && [ "$ocpu" != "$CPU" ] || ocpu=$CPU
+	taskset -c "$CPU" devtest -n "$OTHER" race "$f" > "$BATS_TEST_TMPDIR/hold.log" 2>&1 3>&- &
+	BG_PID=$!
+	wait_file "$f.ready" "$BG_PID"
+	run taskset -c "$ocpu" rmmod test_hms
+	assert_success
+	touch "$f.go"
+	wait "$BG_PID" || rc=$?
+	BG_PID=
+	run cat "$BATS_TEST_TMPDIR/hold.log"
+	[ "$rc" -eq 0 ] || fail "devtest race exited $rc: $output"
+	assert_line --regexp '^race: [0-9]+ rounds; BIND \{device\}: [1-9][0-9]* bound, [1-9][0-9]* EINVAL; BIND \{device, node\}: [1-9][0-9]* bound, [1-9][0-9]* EINVAL$'
+	assert_line "PASS race"
 	kernel_quiet
 }
 

@@ -27,6 +27,14 @@
  *               longer used or accepted; create FILE.done1, wait for
  *               FILE.go2 (the module was loaded again): the new device
  *               must not take over the old policies
+ *   race FILE   BIND by uid while the device is unloaded (device.bats drives
+ *               it): loops BIND {device} (the target's own list, looked up
+ *               without a lock), CPU touch, BIND {device, NODE} (a list built
+ *               per call), CPU touch, DEFAULT on one page; creates
+ *               FILE.ready (holding the device uid) after the first round;
+ *               when FILE.go appears (the module is gone) does one last
+ *               round. Every BIND must succeed or fail with EINVAL, and none
+ *               may succeed once one has failed
  *
  * Output: one line per step; a failure prints "FAIL: what (line N)" on
  * stderr. Exit 0 pass, 1 fail, 77 skip (no device, no hbind()), 2 usage.
@@ -663,9 +671,67 @@ static int test_hold(const char *file)
 	return 0;
 }
 
+/*
+ * One BIND by uid: 1 bound, 0 EINVAL (no such target), fails on anything
+ * else. A bound page is touched (and dropped) so that the fault path uses
+ * the policy while the target may be going away.
+ */
+static int race_bind(char *p, const __u32 *uids, unsigned int n)
+{
+	__u32 atoms[2] = { HBIND_ATOM(HBIND_CMD_BIND, HBIND_BIND_NDWORDS), 0 };
+
+	if (sys_hbind(p, psz, uids, n, atoms, 2)) {
+		CHECK(errno == EINVAL, "BIND to %u%s: %s, want success or EINVAL",
+		      uids[0], n > 1 ? ",..." : "", strerror(errno));
+		return 0;
+	}
+	p[0]++;
+	CHECK(madvise(p, psz, MADV_DONTNEED) == 0, "madvise: %s", strerror(errno));
+	return 1;
+}
+
+static int test_race(const char *file)
+{
+	int fd = dev_open();
+	__u32 dev = stats(fd).uid, sys = node_uid(other_node);
+	__u32 both[2] = { dev, sys };
+	__u32 def = HBIND_ATOM(HBIND_CMD_DEFAULT, 0);
+	unsigned long ok[2] = { 0, 0 }, gone[2] = { 0, 0 }, rounds = 0;
+	char path[512], *p = map(1);
+	int last = 0;
+
+	close(fd);	/* an open device file would hold the module */
+	snprintf(path, sizeof(path), "%s.go", file);
+	for (;;) {
+		for (int k = 0; k < 2; k++) {
+			if (race_bind(p, k ? both : &dev, k + 1)) {
+				CHECK(!gone[k], "BIND %s succeeded after one had failed",
+				      k ? "{device, node}" : "{device}");
+				ok[k]++;
+			} else {
+				gone[k]++;
+			}
+		}
+		CHECK(sys_hbind(p, psz, NULL, 0, &def, 1) == 0, "DEFAULT: %s",
+		      strerror(errno));
+		if (!rounds++)
+			signal_file(file, "ready", dev);
+		if (last)
+			break;
+		last = !access(path, F_OK);
+		CHECK(rounds < 10000000, "no %s", path);
+	}
+	printf("race: %lu rounds; BIND {device}: %lu bound, %lu EINVAL; BIND {device, node}: %lu bound, %lu EINVAL\n",
+	       rounds, ok[0], gone[0], ok[1], gone[1]);
+	CHECK(ok[0] && ok[1], "no BIND succeeded before the unload");
+	CHECK(gone[0] && gone[1], "BIND still succeeds after the unload");
+	printf("PASS race\n");
+	return 0;
+}
+
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: devtest [-d DEV] [-m MIB] [-n NODE] stats|migrate|full|firsttouch|hold FILE\n");
+	fprintf(f, "usage: devtest [-d DEV] [-m MIB] [-n NODE] stats|migrate|full|firsttouch|hold FILE|race FILE\n");
 }
 
 int main(int argc, char **argv)
@@ -716,6 +782,8 @@ int main(int argc, char **argv)
 		return test_firsttouch();
 	if (!strcmp(test, "hold") && optind + 1 < argc)
 		return test_hold(argv[optind + 1]);
+	if (!strcmp(test, "race") && optind + 1 < argc)
+		return test_race(argv[optind + 1]);
 	usage(stderr);
 	return 2;
 }
