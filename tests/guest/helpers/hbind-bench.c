@@ -261,14 +261,16 @@ static void bench_latency(int reps)
 {
 	uint64_t *t = malloc(reps * sizeof(*t)), *tm = malloc(reps * sizeof(*tm));
 	uint64_t *td = malloc(reps * sizeof(*td)), *tdm = malloc(reps * sizeof(*tdm));
-	uint64_t med_h = 0, med_m, med_d = 0, med_dm, med_q = 0, med_s;
+	uint64_t *te = malloc(reps * sizeof(*te)), *tem = malloc(reps * sizeof(*tem));
+	uint64_t med_h = 0, med_m, med_d = 0, med_dm, med_e = 0, med_em;
+	uint64_t med_q = 0, med_s;
 	struct region r;
 	unsigned long masks[2] = { 1UL << node_a, 1UL << node_b };
 	uint32_t tgts[2] = { (uint32_t)uid_a, (uint32_t)uid_b };
 	unsigned long ph, pm;
 	int k;
 
-	if (!t || !tm || !td || !tdm)
+	if (!t || !tm || !td || !tdm || !te || !tem)
 		die("malloc");
 	if (region_map(&r, 64 * PS, 0))
 		die("mmap");
@@ -288,6 +290,8 @@ static void bench_latency(int reps)
 	 * hbind DEFAULT and mbind MPOL_DEFAULT, hbind first in two iterations
 	 * out of four. So each method pays for the whole life of its own
 	 * policies: BIND builds and installs one, DEFAULT drops and frees it.
+	 * A second DEFAULT of each, with nothing left to drop, shows the fixed
+	 * cost of the call apart from freeing the policy.
 	 */
 	for (k = 0; k < reps; k++) {
 		uint32_t atoms[2] = { HBIND_ATOM(HBIND_CMD_BIND, 1), 0 };
@@ -323,13 +327,28 @@ static void bench_latency(int reps)
 				td[k] = hb_now_ns() - t0;
 			}
 		}
+		for (o = 0; o < 2; o++) {
+			if (o == hfirst) {
+				t0 = hb_now_ns();
+				if (sys_mbind(pm, PS, HB_MPOL_DEFAULT, NULL, 0, 0))
+					die("mbind(MPOL_DEFAULT)");
+				tem[k] = hb_now_ns() - t0;
+			} else if (have_hbind) {
+				t0 = hb_now_ns();
+				if (sys_hbind(ph, PS, NULL, 0, &datom, 1))
+					die("hbind(DEFAULT)");
+				te[k] = hb_now_ns() - t0;
+			}
+		}
 	}
 	if (have_hbind) {
 		med_h = hb_median(t, reps);
 		med_d = hb_median(td, reps);
+		med_e = hb_median(te, reps);
 	}
 	med_m = hb_median(tm, reps);
 	med_dm = hb_median(tdm, reps);
+	med_em = hb_median(tem, reps);
 	region_unmap(&r);
 
 	/* QUERY vs move_pages status on 16 MiB of touched pages */
@@ -370,12 +389,16 @@ static void bench_latency(int reps)
 	       reps, node_a, node_b);
 	print_pair("hbind BIND", med_h, "mbind(MPOL_BIND)", med_m);
 	print_pair("hbind DEFAULT", med_d, "mbind(MPOL_DEFAULT)", med_dm);
+	printf("the same DEFAULT again, with no policy left to drop:\n");
+	print_pair("hbind DEFAULT", med_e, "mbind(MPOL_DEFAULT)", med_em);
 	printf("placement query of 16 MiB (4096 pages):\n");
 	print_pair("hbind QUERY", med_q, "move_pages(NULL)", med_s);
 	free(t);
 	free(tm);
 	free(td);
 	free(tdm);
+	free(te);
+	free(tem);
 }
 
 static int probe_hbind(void)
