@@ -256,6 +256,29 @@ static void print_pair(const char *hname, uint64_t h, const char *pname,
 	       (double)p / (double)best);
 }
 
+/* time hbind DEFAULT on page @ph and mbind(MPOL_DEFAULT) on @pm, in order */
+static void time_default(unsigned long ph, unsigned long pm, int hfirst,
+			 uint64_t *th, uint64_t *tm)
+{
+	uint32_t datom = HBIND_ATOM(HBIND_CMD_DEFAULT, 0);
+	uint64_t t0;
+	int o;
+
+	for (o = 0; o < 2; o++) {
+		if (o == hfirst) {
+			t0 = hb_now_ns();
+			if (sys_mbind(pm, PS, HB_MPOL_DEFAULT, NULL, 0, 0))
+				die("mbind(MPOL_DEFAULT)");
+			*tm = hb_now_ns() - t0;
+		} else if (have_hbind) {
+			t0 = hb_now_ns();
+			if (sys_hbind(ph, PS, NULL, 0, &datom, 1))
+				die("hbind(DEFAULT)");
+			*th = hb_now_ns() - t0;
+		}
+	}
+}
+
 /* single-page BIND/DEFAULT vs mbind latency, QUERY vs move_pages status */
 static void bench_latency(int reps)
 {
@@ -295,7 +318,6 @@ static void bench_latency(int reps)
 	 */
 	for (k = 0; k < reps; k++) {
 		uint32_t atoms[2] = { HBIND_ATOM(HBIND_CMD_BIND, 1), 0 };
-		uint32_t datom = HBIND_ATOM(HBIND_CMD_DEFAULT, 0);
 		int hfirst = !((k >> 1) & 1);	/* who goes first alternates */
 		uint64_t t0;
 		int o;
@@ -314,32 +336,8 @@ static void bench_latency(int reps)
 				t[k] = hb_now_ns() - t0;
 			}
 		}
-		for (o = 0; o < 2; o++) {
-			if (o == hfirst) {
-				t0 = hb_now_ns();
-				if (sys_mbind(pm, PS, HB_MPOL_DEFAULT, NULL, 0, 0))
-					die("mbind(MPOL_DEFAULT)");
-				tdm[k] = hb_now_ns() - t0;
-			} else if (have_hbind) {
-				t0 = hb_now_ns();
-				if (sys_hbind(ph, PS, NULL, 0, &datom, 1))
-					die("hbind(DEFAULT)");
-				td[k] = hb_now_ns() - t0;
-			}
-		}
-		for (o = 0; o < 2; o++) {
-			if (o == hfirst) {
-				t0 = hb_now_ns();
-				if (sys_mbind(pm, PS, HB_MPOL_DEFAULT, NULL, 0, 0))
-					die("mbind(MPOL_DEFAULT)");
-				tem[k] = hb_now_ns() - t0;
-			} else if (have_hbind) {
-				t0 = hb_now_ns();
-				if (sys_hbind(ph, PS, NULL, 0, &datom, 1))
-					die("hbind(DEFAULT)");
-				te[k] = hb_now_ns() - t0;
-			}
-		}
+		time_default(ph, pm, hfirst, &td[k], &tdm[k]);
+		time_default(ph, pm, hfirst, &te[k], &tem[k]);
 	}
 	if (have_hbind) {
 		med_h = hb_median(t, reps);
