@@ -170,6 +170,7 @@ static unsigned long thp_kb(struct region *r)
 static void bench_size(unsigned long mib, int thp, int reps)
 {
 	uint64_t med[M_NR] = { 0 }, t[M_NR][MAX_REPS], best = UINT64_MAX;
+	uint64_t pair[M_NR] = { 0 }, q[MAX_REPS];
 	int ok[M_NR] = { 0 }, n[M_NR] = { 0 };
 	unsigned long thpkb[M_NR] = { 0 };
 	struct region r;
@@ -229,6 +230,18 @@ static void bench_size(unsigned long mib, int thp, int reps)
 				thpkb[m] = thp_kb(&r);
 		}
 	}
+	/*
+	 * Paired: hbind's time over each peer's in the same round, median over
+	 * the rounds (per mille). A slow stretch of the machine hits both
+	 * sides of a pair, so this moves less between runs than the medians.
+	 */
+	for (m = 0; have_hbind && m < M_NR; m++) {
+		if (m == M_HBIND)
+			continue;
+		for (k = 0; k < reps; k++)
+			q[k] = t[M_HBIND][k] * 1000 / (t[m][k] ? t[m][k] : 1);
+		pair[m] = hb_median(q, reps);
+	}
 	for (m = 0; m < M_NR; m++) {
 		if (ok[m] < 0)
 			continue;
@@ -248,6 +261,12 @@ static void bench_size(unsigned long mib, int thp, int reps)
 		for (m = 0; m < M_NR; m++)
 			printf(" %lu", thpkb[m] / 1024);
 		printf(" MiB");
+	}
+	if (have_hbind) {
+		printf(" | paired:");
+		for (m = 0; m < M_NR; m++)
+			if (m != M_HBIND)
+				printf(" x%.2f", pair[m] / 1000.0);
 	}
 	printf("\n");
 	fflush(stdout);
@@ -433,7 +452,8 @@ static void usage(FILE *f)
 "  moves the same pages from node A (default 0) to node B (default 1) with\n"
 "  hbind MIGRATE, move_pages(), mbind(MPOL_BIND, MPOL_MF_MOVE) and\n"
 "  migrate_pages(), re-placing them on A (untimed) before each run; prints\n"
-"  the median time of REPS runs (default 5) and its ratio to the best method.\n");
+"  the median time of REPS runs (default 5) and its ratio to the best method,\n"
+"  and hbind's time over each peer's in the same run, median over the runs.\n");
 }
 
 int main(int argc, char **argv)
@@ -485,7 +505,9 @@ int main(int argc, char **argv)
 	       node_a, node_b, uid_a, uid_b, have_hbind ? "available" : "NOT available");
 	printf("median of %d runs per cell, after one untimed round; "
 	       "(xN) = time / best method of the row; "
-	       "'!' = not all pages moved\n", reps);
+	       "'!' = not all pages moved;\n"
+	       "paired = hbind / move_pages(), mbind(), migrate_pages() in "
+	       "the same round, median over the rounds\n", reps);
 	printf("migrate_pages() also moves the benchmark's own pages on node %d "
 	       "(a few pages of stack, heap, text)\n\n", node_a);
 	printf("page  size    | %22s | %22s | %22s | %22s\n",
