@@ -7,6 +7,9 @@
 # dmirror. devtest and dmirror-cmp (tests/guest/helpers/) do the memory
 # work and print one line per step; they exit 77 (skip) only when a device
 # or hbind() is missing.
+# Device memory has an owner: hbind() places memory on a test_hms device only
+# for a process that has /dev/hms_test<N> open (its driver's allow op), so
+# every test that binds or migrates to a device opens it first.
 # Each test loads test_hms with its own parameters; teardown unloads it.
 
 setup() {
@@ -282,7 +285,18 @@ kernel_quiet() {
 	kernel_quiet
 }
 
-@test "hbind BIND by uid while test_hms unloads: each call binds or fails with EINVAL, none binds after one failed, kernel quiet" {
+# rmmod_busy [CPU]: unload test_hms, retrying while a test's open device
+# file holds it (EBUSY); fails after 30 s
+rmmod_busy() {
+	local k
+	for ((k = 0; k < 600; k++)); do
+		taskset -c "${1:-$CPU}" rmmod test_hms 2>/dev/null && return 0
+		sleep 0.05
+	done
+	fail "rmmod test_hms: still busy after 30 s"
+}
+
+@test "hbind BIND by uid while test_hms unloads: binds while the device is open, EACCES or EINVAL when not, none binds after EINVAL, kernel quiet" {
 	need_other
 	local f=$BATS_TEST_TMPDIR/race ocpu rc=0
 	load_hms mem_mb=8
@@ -293,14 +307,13 @@ kernel_quiet() {
 	taskset -c "$CPU" devtest -n "$OTHER" race "$f" > "$BATS_TEST_TMPDIR/hold.log" 2>&1 3>&- &
 	BG_PID=$!
 	wait_file "$f.ready" "$BG_PID"
-	run taskset -c "$ocpu" rmmod test_hms
-	assert_success
+	rmmod_busy "$ocpu"
 	touch "$f.go"
 	wait "$BG_PID" || rc=$?
 	BG_PID=
 	run cat "$BATS_TEST_TMPDIR/hold.log"
 	[ "$rc" -eq 0 ] || fail "devtest race exited $rc: $output"
-	assert_line --regexp '^race: [0-9]+ rounds; BIND \{device\}: [1-9][0-9]* bound, [1-9][0-9]* EINVAL; BIND \{device, node\}: [1-9][0-9]* bound, [1-9][0-9]* EINVAL$'
+	assert_line --regexp '^race: [0-9]+ rounds; BIND \{device\}: [1-9][0-9]* bound, [1-9][0-9]* refused; BIND \{device, node\}: [1-9][0-9]* bound, [1-9][0-9]* refused$'
 	assert_line "PASS race"
 	kernel_quiet
 }
@@ -373,4 +386,160 @@ kernel_quiet() {
 		"$(sed -n 's/^populated before: //p' <<< "$output")"
 	assert_line "dmirror SNAPSHOT on the device: 256 pages:0-255"
 	assert_line "PASS dmirror-cmp 256 pages"
+}
+
+# as_nobody CMD...: run CMD as uid/gid 65534 (no capabilities)
+as_nobody() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
+}
+
+@test "device memory has an owner: BIND/MIGRATE to a device fail with EACCES until the caller opens it, nothing changed, QUERY works; closed: refused again, pages stay" {
+	need_other
+	local dev h=${HB_UID[$HOME_NODE]} o=${HB_UID[$OTHER]} n=1024
+	load_hms mem_mb=16
+	dev=$(uid_of "$(dev_obj 0 target)")
+	# the target leads to its device
+	assert_equal "$(readlink -f "$D/$(dev_obj 0 target)/device")" /sys/devices/virtual/misc/hms_test0
+	dt -m 4 -n "$OTHER" perm
+	assert_success
+	assert_line "device 0: target $dev"
+	assert_line "not open: MIGRATE {device}: EACCES"
+	assert_line "not open: MIGRATE {node, device}: EACCES"
+	assert_line "not open: BIND {device}: EACCES"
+	assert_line "not open: BIND strict {node, device}: EACCES"
+	assert_line "not open: MIGRATE_ALL {device}: EACCES"
+	assert_line "query not open, after the refused calls: u$h=$n"
+	assert_line "open: MIGRATE {device}: moved $n of $n"
+	assert_line "closed: MIGRATE {device}: EACCES"
+	assert_line "closed: BIND {device}: EACCES"
+	assert_line "query closed, pages stay on the device: u$dev=$n"
+	assert_line "closed: MIGRATE {node} of the first half: moved $((n / 2)) of $((n / 2))"
+	assert_line "query r bound {node, device} after CPU touch: u$o=$n"
+	assert_line "PASS perm"
+	run devtest stats
+	assert_output "stats: uid $dev capacity 4096 used 0 to $n from $n"
+}
+
+@test "device memory has an owner, unprivileged (uid 65534): refused without the device, EPERM for MIGRATE_ALL; allowed once the device node lets it open" {
+	need_other
+	command -v setpriv >/dev/null || fail "no setpriv (util-linux) in the guest"
+	local dev h=${HB_UID[$HOME_NODE]} n=1024
+	load_hms mem_mb=16
+	dev=$(uid_of "$(dev_obj 0 target)")
+	# /dev/hms_test0 is 0600 root: nobody cannot open it, nor use its memory
+	run as_nobody taskset -c "$CPU" devtest -m 4 -n "$OTHER" perm
+	assert_success
+	assert_line "not open: MIGRATE {device}: EACCES"
+	assert_line "not open: BIND {device}: EACCES"
+	assert_line "not open: MIGRATE_ALL {device}: EPERM"
+	assert_line "query not open, after the refused calls: u$h=$n"
+	assert_line "open /dev/hms_test0: Permission denied"
+	assert_line "PASS perm (refused)"
+	run devtest stats
+	assert_output "stats: uid $dev capacity 4096 used 0 to 0 from 0"
+	# a device node the user may open: allowed, like a render node
+	chmod 0666 /dev/hms_test0
+	run as_nobody taskset -c "$CPU" devtest -m 4 -n "$OTHER" perm
+	assert_success
+	assert_line "open: MIGRATE {device}: moved $n of $n"
+	assert_line "closed: MIGRATE {device}: EACCES"
+	assert_line "PASS perm"
+}
+
+@test "pages shared after fork: MIGRATE to a node, to the device and back from it moves none without HBIND_MIGRATE_ALL, all with it; both processes keep their data" {
+	need_other
+	local dev n=1024
+	load_hms mem_mb=16
+	dev=$(uid_of "$(dev_obj 0 target)")
+	dt -m 4 -n "$OTHER" shared
+	assert_success
+	assert_line "MIGRATE to node (shared, no ALL): moved 0"
+	assert_line "MIGRATE to device (shared, no ALL): moved 0"
+	assert_line "MIGRATE to device (shared, ALL): moved $n"
+	assert_line "query shared, ALL, on device: u$dev=$n"
+	assert_line "MIGRATE from device to node (shared, no ALL): moved 0"
+	assert_line "query shared, no ALL, from device: u$dev=$n"
+	assert_line "MIGRATE from device to node (shared, ALL): moved $n"
+	assert_line "MIGRATE to node again (shared, ALL, already there): moved 0"
+	assert_line "MIGRATE to device again (shared, ALL): moved $n"
+	assert_line "query child, before reading: u$dev=$n"
+	assert_line "child: data intact"
+	assert_line "parent: data intact"
+	assert_line "PASS shared"
+	# (hbind.bats compares the system-target case with MPOL_MF_MOVE/MOVE_ALL)
+}
+
+@test "device to device: MIGRATE moves pages from device 1 to device 0 and back by list order, only as many as fit, none stranded in system memory, data intact" {
+	need_other
+	local d0 d1 cap=1024
+	NDEV=2 load_hms ndevices=2 mem_mb=4
+	d0=$(uid_of "$(dev_obj 0 target)") d1=$(uid_of "$(dev_obj 1 target)")
+	dt -m 4 -n "$OTHER" d2d
+	assert_success
+	assert_line "devices $d0 and $d1, capacity $cap pages each, range $((cap * 3 / 2)) pages"
+	assert_line "MIGRATE {d0} of the pages on d1: moved $cap"
+	assert_line "MIGRATE {d1, d0} of the pages on d0: moved $cap"
+	assert_line "MIGRATE {d1, node} of the pages on d1: moved 0"
+	assert_line "MIGRATE {d1, d0} of $((cap * 3 / 2)) pages ($cap on d1): moved $((cap / 2))"
+	assert_line "MIGRATE {d0, d1} with room for $((cap / 2)) on d0: moved $((cap / 2))"
+	assert_line "query: $cap on d0, $((cap / 2)) on d1"
+	assert_line "MIGRATE {d0} with d0 full: moved 0"
+	assert_line "MIGRATE {node, d1}: moved $((cap * 3 / 2))"
+	assert_line "PASS d2d ($((cap * 3 / 2)) pages intact)"
+}
+
+@test "QUERY while the CPU touches device pages: a page under migration reads as the device or its new node, never another target" {
+	need_other
+	local f
+	# the device memory's struct pages on HOME_NODE, the pages go to OTHER
+	run taskset -c "$CPU" modprobe test_hms mem_mb=16
+	assert_success
+	for f in 1 2 3 4 5 6 7 8 9 10; do [ -c /dev/hms_test0 ] && break; sleep 0.2; done
+	dt -m 4 -n "$OTHER" qrace
+	assert_success
+	assert_line --regexp "^qrace: 4 rounds of 1024 pages, [1-9][0-9]* queries: [1-9][0-9]* entries on the device, [1-9][0-9]* on node $OTHER, 0 elsewhere$"
+	assert_line "PASS qrace"
+}
+
+@test "BIND of device targets alone under numactl --membind: CPU allocations follow the process policy (get_mempolicy, numa_maps: default), strict is EINVAL, device first touch still works" {
+	need_other
+	local dev o=${HB_UID[$OTHER]} n=1024
+	load_hms mem_mb=16
+	dev=$(uid_of "$(dev_obj 0 target)")
+	run numactl --membind="$OTHER" taskset -c "$CPU" devtest -m 4 -n "$OTHER" devonly
+	assert_success
+	assert_line "BIND strict {device}: EINVAL"
+	assert_line "BIND {device}: get_mempolicy mode 0, numa_maps default"
+	assert_line "query a (bound {device}) after CPU touch: u$o=$((n / 2))"
+	assert_line "query b (no policy) after CPU touch: u$o=$n"
+	assert_line --regexp "^device READ \(second half of a\): cpages $((n / 2)) faults [0-9]+ mpages $((n / 2))$"
+	assert_line "query a second half after the device READ: u$dev=$((n / 2))"
+	assert_line "PASS devonly"
+}
+
+@test "rmmod/modprobe test_hms in a loop against MIGRATE racing close, QUERY, BIND and device first touch: every call gets a documented result, data intact, kernel quiet" {
+	need_other
+	local f=$BATS_TEST_TMPDIR/churn ocpu k rc=0
+	load_hms mem_mb=8
+	dmesg -C 2>/dev/null || true
+	ocpu=$(node_cpu "$OTHER")
+	[ -n "$ocpu" ] && [ "$ocpu" != "$CPU" ] || ocpu=$CPU
+	taskset -c "$CPU" devtest -m 4 -n "$OTHER" churn "$f" > "$BATS_TEST_TMPDIR/churn.log" 2>&1 3>&- &
+	BG_PID=$!
+	for ((k = 0; k < 6; k++)); do
+		sleep 1
+		rmmod_busy "$ocpu"
+		sleep 0.3
+		run taskset -c "$ocpu" modprobe test_hms mem_mb=8
+		assert_success
+	done
+	sleep 1
+	touch "$f.stop"
+	wait "$BG_PID" || rc=$?
+	BG_PID=
+	run cat "$BATS_TEST_TMPDIR/churn.log"
+	[ "$rc" -eq 0 ] || fail "devtest churn exited $rc: $output"
+	assert_line --regexp '^churn: [0-9]+ rounds, [1-9][0-9]* with the device open; MIGRATE racing close: [1-9][0-9]* ran, [0-9]+ EACCES, [0-9]+ ENODEV; [1-9][0-9]* BIND \+ device first touch \([0-9]+ pages\)$'
+	assert_line "PASS churn"
+	kernel_quiet
 }

@@ -254,6 +254,37 @@ bad_is() {
 	assert_line "policy 0-7:default 8:EFAULT 9-15:default"
 }
 
+@test "BIND or DEFAULT whose range would split a hugetlb page: EINVAL before any change; mbind() fails after changing the VMA before it" {
+	local nr
+	nr=$(cat /proc/sys/vm/nr_hugepages)
+	echo 2 > /proc/sys/vm/nr_hugepages
+	[ "$(cat /proc/sys/vm/nr_hugepages)" -ge 1 ] || skip "no huge page could be reserved"
+	# 2 MiB of base pages, then a 2 MiB hugetlb page: the range ends one
+	# page into the huge page, or starts one page into it
+	hb -n 1024 -m hugetlb mbind:prefer:$H@0+512 snap@0+513 bind:$T@0+513 default@0+513 \
+		hcall:t=$T,a=$DEF/$BND/1@0+513 bind:$T:strict@513+511 same@0+513 \
+		mbind:bind:$TN@0+513 getpol@0+1
+	echo "$nr" > /proc/sys/vm/nr_hugepages
+	assert_success
+	assert_line "bind errno=EINVAL"
+	assert_line "default errno=EINVAL"
+	assert_line "hcall errno=EINVAL"
+	[ "$(grep -c '^bind errno=EINVAL$' <<< "$output")" = 2 ] || fail "a range starting inside the huge page was accepted: $output"
+	assert_line "unchanged"
+	assert_line "mbind errno=EINVAL"
+	assert_line --regexp "^policy 0:bind:$TN\$"
+}
+
+@test "BIND or DEFAULT over [vvar] and the first page of [vdso] (a special mapping that cannot split): EINVAL before any change; mbind() changes [vvar] first" {
+	hb -n 16 snap@vdso bind:$T@vdso default@vdso same@vdso mbind:bind:$TN@vdso getpol@vdso
+	assert_success
+	assert_line "bind errno=EINVAL"
+	assert_line "default errno=EINVAL"
+	assert_line "unchanged"
+	assert_line "mbind errno=EINVAL"
+	assert_line --regexp "^policy 0(-[0-9]+)?:bind:$TN [0-9]+:default\$"
+}
+
 @test "QUERY buffer in kernel space: EFAULT before any command; NULL or unmapped: EFAULT" {
 	bad hcall:t=$T,a=$MB/$QRY/0/QK
 	bad_is hcall EFAULT

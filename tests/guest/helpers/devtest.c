@@ -28,13 +28,37 @@
  *               FILE.go2 (the module was loaded again): the new device
  *               must not take over the old policies
  *   race FILE   BIND by uid while the device is unloaded (device.bats drives
- *               it): loops BIND {device} (the target's own list, looked up
- *               without a lock), CPU touch, BIND {device, NODE} (a list built
- *               per call), CPU touch, DEFAULT on one page; creates
- *               FILE.ready (holding the device uid) after the first round;
- *               when FILE.go appears (the module is gone) does one last
- *               round. Every BIND must succeed or fail with EINVAL, and none
- *               may succeed once one has failed
+ *               it): loops open the device, BIND {device} (the target's own
+ *               list, looked up without a lock), CPU touch, BIND {device,
+ *               NODE} (a list built per call), CPU touch, close, DEFAULT on
+ *               one page; creates FILE.ready (holding the device uid) after
+ *               the first round; when FILE.go appears (the module is gone)
+ *               does one last round. With the device open every BIND must
+ *               succeed; when it cannot be opened, fail with EACCES (not
+ *               open) or EINVAL (gone), and none may succeed once one
+ *               failed with EINVAL
+ *   perm        device memory has an owner: without the device open, BIND
+ *               and MIGRATE naming it fail with EACCES and change nothing,
+ *               QUERY works; after open they work; after close they fail
+ *               again, pages stay, moving them back needs no permission.
+ *               Run as any user: when the device cannot be opened, checks
+ *               the refusal only
+ *   shared      pages shared with a child after fork(): MIGRATE to a node
+ *               and to the device, and back from the device, move none of
+ *               them without HBIND_MIGRATE_ALL and all with it; the child
+ *               reads its own data at the end (needs CAP_SYS_NICE)
+ *   d2d         two devices (-d is the first): MIGRATE device 1 -> device 0
+ *               and back, ordered lists, only as many as fit, exact counts,
+ *               checksums
+ *   qrace       QUERY in a loop while the CPU touches device pages (they
+ *               migrate to NODE): every entry names the device or NODE
+ *   devonly     run under numactl --membind=NODE: BIND {device} leaves CPU
+ *               allocations to the process policy (get_mempolicy and
+ *               numa_maps say default), a strict one is EINVAL, device
+ *               first touch still works
+ *   churn FILE  until FILE.stop: open the device, MIGRATE to it in a thread
+ *               while the device is closed, QUERY, BIND, device first
+ *               touch, check data; device.bats reloads test_hms meanwhile
  *
  * Output: one line per step; a failure prints "FAIL: what (line N)" on
  * stderr. Exit 0 pass, 1 fail, 77 skip (no device, no hbind()), 2 usage.
@@ -42,6 +66,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +75,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <linux/hbind.h>
 
@@ -289,6 +316,7 @@ static __s32 *query(void *p, unsigned long npages)
  * negative entries as ENOENT=/EFAULT=/E<n>=).
  */
 #define ANY_SYSTEM (-1)
+#define NOT_PRESENT (-2)
 static void expect_query(const char *what, void *p, unsigned long first,
 			 unsigned long npages, long want)
 {
@@ -324,6 +352,10 @@ static void expect_query(const char *what, void *p, unsigned long first,
 			CHECK(q[i] == want,
 			      "QUERY %s: page %lu on %d, want target %ld",
 			      what, first + i, q[i], want);
+		else if (want == NOT_PRESENT)
+			CHECK(q[i] == -ENOENT,
+			      "QUERY %s: page %lu on %d, want not present",
+			      what, first + i, q[i]);
 		else
 			CHECK(q[i] >= 0 && is_system_uid(q[i]),
 			      "QUERY %s: page %lu on %d, want a system target",
@@ -672,22 +704,39 @@ static int test_hold(const char *file)
 }
 
 /*
- * One BIND by uid: 1 bound, 0 EINVAL (no such target), fails on anything
- * else. A bound page is touched (and dropped) so that the fault path uses
- * the policy while the target may be going away.
+ * One BIND by uid: 1 bound, 0 refused with @want (or EINVAL: the target is
+ * gone); fails on anything else. A bound page is touched (and dropped) so
+ * that the fault path uses the policy while the target may be going away.
  */
-static int race_bind(char *p, const __u32 *uids, unsigned int n)
+static int race_bind(char *p, const __u32 *uids, unsigned int n, int want,
+		     int *gone)
 {
 	__u32 atoms[2] = { HBIND_ATOM(HBIND_CMD_BIND, HBIND_BIND_NDWORDS), 0 };
 
 	if (sys_hbind(p, psz, uids, n, atoms, 2)) {
-		CHECK(errno == EINVAL, "BIND to %u%s: %s, want success or EINVAL",
-		      uids[0], n > 1 ? ",..." : "", strerror(errno));
+		CHECK(errno == EINVAL || (want && errno == want),
+		      "BIND to %u%s: %s, want %s", uids[0], n > 1 ? ",..." : "",
+		      strerror(errno), want ? "EACCES or EINVAL" : "success");
+		if (errno == EINVAL)
+			*gone = 1;
 		return 0;
 	}
 	p[0]++;
 	CHECK(madvise(p, psz, MADV_DONTNEED) == 0, "madvise: %s", strerror(errno));
 	return 1;
+}
+
+/* open /dev/hms_test<devno>: the fd, or -1 when it is gone or going */
+static int dev_try_open(void)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/dev/hms_test%d", devno);
+	fd = open(path, O_RDWR);
+	CHECK(fd >= 0 || errno == ENOENT || errno == ENODEV || errno == ENXIO,
+	      "%s: %s", path, strerror(errno));
+	return fd;
 }
 
 static int test_race(const char *file)
@@ -696,22 +745,27 @@ static int test_race(const char *file)
 	__u32 dev = stats(fd).uid, sys = node_uid(other_node);
 	__u32 both[2] = { dev, sys };
 	__u32 def = HBIND_ATOM(HBIND_CMD_DEFAULT, 0);
-	unsigned long ok[2] = { 0, 0 }, gone[2] = { 0, 0 }, rounds = 0;
+	unsigned long ok[2] = { 0, 0 }, refused[2] = { 0, 0 }, rounds = 0;
 	char path[512], *p = map(1);
-	int last = 0;
+	int last = 0, gone = 0;
 
 	close(fd);	/* an open device file would hold the module */
 	snprintf(path, sizeof(path), "%s.go", file);
 	for (;;) {
+		/* open: the module cannot go away until close */
+		fd = dev_try_open();
 		for (int k = 0; k < 2; k++) {
-			if (race_bind(p, k ? both : &dev, k + 1)) {
-				CHECK(!gone[k], "BIND %s succeeded after one had failed",
+			if (race_bind(p, k ? both : &dev, k + 1,
+				      fd < 0 ? EACCES : 0, &gone)) {
+				CHECK(!gone, "BIND %s succeeded after one failed with EINVAL",
 				      k ? "{device, node}" : "{device}");
 				ok[k]++;
 			} else {
-				gone[k]++;
+				refused[k]++;
 			}
 		}
+		if (fd >= 0)
+			close(fd);
 		CHECK(sys_hbind(p, psz, NULL, 0, &def, 1) == 0, "DEFAULT: %s",
 		      strerror(errno));
 		if (!rounds++)
@@ -721,17 +775,567 @@ static int test_race(const char *file)
 		last = !access(path, F_OK);
 		CHECK(rounds < 10000000, "no %s", path);
 	}
-	printf("race: %lu rounds; BIND {device}: %lu bound, %lu EINVAL; BIND {device, node}: %lu bound, %lu EINVAL\n",
-	       rounds, ok[0], gone[0], ok[1], gone[1]);
+	printf("race: %lu rounds; BIND {device}: %lu bound, %lu refused; BIND {device, node}: %lu bound, %lu refused\n",
+	       rounds, ok[0], refused[0], ok[1], refused[1]);
 	CHECK(ok[0] && ok[1], "no BIND succeeded before the unload");
-	CHECK(gone[0] && gone[1], "BIND still succeeds after the unload");
+	CHECK(gone, "BIND by the uid still accepted after the unload");
 	printf("PASS race\n");
+	return 0;
+}
+
+/* hbind MIGRATE with flags; 0 and *moved, or the errno */
+static int try_migrate(void *p, unsigned long npages, const __u32 *uids,
+		       unsigned int n, __u32 flags, unsigned long *moved)
+{
+	__u32 atoms[3] = {
+		HBIND_ATOM(HBIND_CMD_MIGRATE, HBIND_MIGRATE_NDWORDS), flags, 0
+	};
+
+	if (sys_hbind(p, npages * psz, uids, n, atoms, 3))
+		return errno;
+	if (moved)
+		*moved = atoms[2];
+	return 0;
+}
+
+static int try_bind(void *p, unsigned long npages, const __u32 *uids,
+		    unsigned int n, __u32 flags)
+{
+	__u32 atoms[2] = { HBIND_ATOM(HBIND_CMD_BIND, HBIND_BIND_NDWORDS), flags };
+
+	return sys_hbind(p, npages * psz, uids, n, atoms, 2) ? errno : 0;
+}
+
+static const char *errname(int e)
+{
+	static char buf[16];
+
+	switch (e) {
+	case 0: return "success";
+	case EACCES: return "EACCES";
+	case EPERM: return "EPERM";
+	case EINVAL: return "EINVAL";
+	case ENODEV: return "ENODEV";
+	case EFAULT: return "EFAULT";
+	}
+	snprintf(buf, sizeof(buf), "E%d", e);
+	return buf;
+}
+
+/* the VMA policy mode at @p (get_mempolicy(MPOL_F_ADDR)), flags stripped */
+#define MPOL_DEFAULT_ 0
+#define MPOL_PREFERRED_MANY_ 5
+#define MPOL_F_ADDR_ (1 << 1)
+static int policy_mode(void *p)
+{
+	unsigned long nodes[2] = { 0, 0 };
+	int mode = -1;
+
+	CHECK(syscall(SYS_get_mempolicy, &mode, nodes, 128, p, MPOL_F_ADDR_) == 0,
+	      "get_mempolicy: %s", strerror(errno));
+	return mode & 0xff;
+}
+
+/* the uid of the target of /dev/hms_test<devno>, from sysfs (no open) */
+static __u32 dev_uid_sysfs(int n)
+{
+	char want[64], link[PATH_MAX], path[PATH_MAX], buf[32];
+	struct dirent *e;
+	long uid = -1;
+	DIR *d;
+
+	snprintf(want, sizeof(want), "/hms_test%d", n);
+	d = opendir(HMS_DEVICES);
+	CHECK(d, "%s: %s", HMS_DEVICES, strerror(errno));
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		ssize_t k;
+
+		if (l < 7 || strcmp(e->d_name + l - 7, "-target"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/device", HMS_DEVICES, e->d_name);
+		k = readlink(path, link, sizeof(link) - 1);
+		if (k < 0)
+			continue;
+		link[k] = 0;
+		l = strlen(link);
+		if (l < strlen(want) || strcmp(link + l - strlen(want), want))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", HMS_DEVICES, e->d_name);
+		CHECK(!read_str(path, "uid", buf, sizeof(buf)), "%s/uid", path);
+		uid = atol(buf);
+	}
+	closedir(d);
+	CHECK(uid >= 0, "no target with a device link to hms_test%d", n);
+	return uid;
+}
+
+static int test_perm(void)
+{
+	unsigned long npages = (mib << 20) / psz, half = npages / 2, moved = 0;
+	__u32 dev = dev_uid_sysfs(devno), sys = node_uid(other_node);
+	__u32 both[2] = { sys, dev };
+	char *p = map(npages), *r = map(npages), *t = map(npages);
+	char path[64];
+	int fd, e;
+	long bad;
+
+	fill(p, 0, npages, 21);
+	fill(t, 0, npages, 22);
+	printf("device %d: target %u\n", devno, dev);
+	/* not open: refused, nothing changes */
+	e = try_migrate(p, npages, &dev, 1, 0, &moved);
+	printf("not open: MIGRATE {device}: %s\n", errname(e));
+	CHECK(e == EACCES, "MIGRATE {device} without the device open: %s, want EACCES",
+	      errname(e));
+	e = try_migrate(p, npages, both, 2, 0, &moved);
+	printf("not open: MIGRATE {node, device}: %s\n", errname(e));
+	CHECK(e == EACCES, "MIGRATE {node, device} without the device open: %s",
+	      errname(e));
+	e = try_bind(p, npages, &dev, 1, 0);
+	printf("not open: BIND {device}: %s\n", errname(e));
+	CHECK(e == EACCES, "BIND {device} without the device open: %s", errname(e));
+	e = try_bind(r, npages, both, 2, HBIND_BIND_STRICT);
+	printf("not open: BIND strict {node, device}: %s\n", errname(e));
+	CHECK(e == EACCES, "BIND {node, device} without the device open: %s",
+	      errname(e));
+	e = try_migrate(p, npages, &dev, 1, HBIND_MIGRATE_ALL, &moved);
+	printf("not open: MIGRATE_ALL {device}: %s\n", errname(e));
+	CHECK(e == (geteuid() ? EPERM : EACCES), "MIGRATE_ALL {device}: %s",
+	      errname(e));
+	CHECK(policy_mode(p) == MPOL_DEFAULT_ && policy_mode(r) == MPOL_DEFAULT_,
+	      "a refused BIND changed the policy");
+	expect_query("not open, after the refused calls", p, 0, npages, ANY_SYSTEM);
+	expect_query("r not open", r, 0, npages, NOT_PRESENT);
+	bad = check(p, 0, npages, 21);
+	CHECK(bad < 0, "page %ld changed", bad);
+
+	snprintf(path, sizeof(path), "/dev/hms_test%d", devno);
+	fd = open(path, O_RDWR);
+	if (fd < 0) {
+		printf("open %s: %s\n", path, strerror(errno));
+		CHECK(errno == EACCES, "open %s: %s", path, strerror(errno));
+		printf("PASS perm (refused)\n");
+		return 0;
+	}
+	/* open: allowed */
+	moved = 0;
+	e = try_migrate(p, npages, &dev, 1, 0, &moved);
+	CHECK(e == 0, "MIGRATE {device} with the device open: %s", errname(e));
+	printf("open: MIGRATE {device}: moved %lu of %lu\n", moved, npages);
+	CHECK(moved == npages, "moved %lu, want %lu", moved, npages);
+	expect_query("open, after MIGRATE", p, 0, npages, dev);
+	e = try_bind(r, npages, both, 2, 0);
+	printf("open: BIND {node, device}: %s\n", errname(e));
+	CHECK(e == 0, "BIND with the device open: %s", errname(e));
+	close(fd);
+
+	/* closed: refused again; the pages and the policy stay */
+	e = try_migrate(t, npages, &dev, 1, 0, &moved);
+	printf("closed: MIGRATE {device}: %s\n", errname(e));
+	CHECK(e == EACCES, "MIGRATE {device} after close: %s", errname(e));
+	e = try_bind(t, npages, &dev, 1, 0);
+	printf("closed: BIND {device}: %s\n", errname(e));
+	CHECK(e == EACCES, "BIND {device} after close: %s", errname(e));
+	CHECK(policy_mode(t) == MPOL_DEFAULT_, "a refused BIND changed the policy");
+	expect_query("closed, t unchanged", t, 0, npages, ANY_SYSTEM);
+	expect_query("closed, pages stay on the device", p, 0, npages, dev);
+	CHECK(policy_mode(r) == MPOL_PREFERRED_MANY_,
+	      "the BIND made while open is gone after close (mode %d)",
+	      policy_mode(r));
+	/* one's own pages come back without permission */
+	moved = 0;
+	e = try_migrate(p, half, &sys, 1, 0, &moved);
+	CHECK(e == 0, "MIGRATE back to node %d after close: %s", other_node,
+	      errname(e));
+	printf("closed: MIGRATE {node} of the first half: moved %lu of %lu\n",
+	       moved, half);
+	CHECK(moved == half, "moved %lu, want %lu", moved, half);
+	expect_query("first half back", p, 0, half, sys);
+	/* CPU touches: the second half of p comes back, r lands on the node */
+	bad = check(p, 0, npages, 21);
+	CHECK(bad < 0, "page %ld differs after the round trip", bad);
+	memset(r, 0x5a, npages * psz);
+	expect_query("r bound {node, device} after CPU touch", r, 0, npages, sys);
+	printf("PASS perm\n");
+	return 0;
+}
+
+/*
+ * Pages shared with a child (fork, COW): the parent moves them around with
+ * and without HBIND_MIGRATE_ALL; the child checks its data at the end.
+ */
+static int test_shared(void)
+{
+	unsigned long npages = (mib << 20) / psz, moved;
+	int fd = dev_open(), tochild[2], status;
+	__u32 dev = stats(fd).uid, sys = node_uid(other_node);
+	char *p = map(npages), c;
+	pid_t pid;
+	long bad;
+	int e;
+
+	fill(p, 0, npages, 31);
+	CHECK(pipe(tochild) == 0, "pipe: %s", strerror(errno));
+	pid = fork();
+	CHECK(pid >= 0, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		close(tochild[1]);
+		if (read(tochild[0], &c, 1) != 1)
+			_exit(3);
+		expect_query("child, before reading", p, 0, npages, dev);
+		bad = check(p, 0, npages, 31);
+		CHECK(bad < 0, "child: page %ld differs", bad);
+		printf("child: data intact\n");
+		_exit(0);
+	}
+	close(tochild[0]);
+
+#define MOVE(what, uid, flags, want) do {					\
+	moved = ~0UL;								\
+	e = try_migrate(p, npages, &(uid), 1, (flags), &moved);		\
+	CHECK(e == 0, "MIGRATE %s: %s", what, errname(e));			\
+	printf("MIGRATE %s: moved %lu\n", what, moved);			\
+	CHECK(moved == (want), "MIGRATE %s moved %lu, want %lu", what,		\
+	      moved, (unsigned long)(want));					\
+} while (0)
+	MOVE("to node (shared, no ALL)", sys, 0, 0);
+	expect_query("shared, no ALL, to node", p, 0, npages, ANY_SYSTEM);
+	MOVE("to device (shared, no ALL)", dev, 0, 0);
+	expect_query("shared, no ALL, to device", p, 0, npages, ANY_SYSTEM);
+	MOVE("to device (shared, ALL)", dev, HBIND_MIGRATE_ALL, npages);
+	expect_query("shared, ALL, on device", p, 0, npages, dev);
+	MOVE("from device to node (shared, no ALL)", sys, 0, 0);
+	expect_query("shared, no ALL, from device", p, 0, npages, dev);
+	MOVE("from device to node (shared, ALL)", sys, HBIND_MIGRATE_ALL, npages);
+	expect_query("shared, ALL, back on node", p, 0, npages, sys);
+	MOVE("to node again (shared, ALL, already there)", sys,
+	     HBIND_MIGRATE_ALL, 0);
+	MOVE("to device again (shared, ALL)", dev, HBIND_MIGRATE_ALL, npages);
+#undef MOVE
+	/* the child reads its copy (from the device), then the parent */
+	CHECK(write(tochild[1], "g", 1) == 1, "pipe: %s", strerror(errno));
+	CHECK(waitpid(pid, &status, 0) == pid, "waitpid: %s", strerror(errno));
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "child failed (status %#x)", status);
+	bad = check(p, 0, npages, 31);
+	CHECK(bad < 0, "parent: page %ld differs", bad);
+	printf("parent: data intact\n");
+	close(fd);
+	printf("PASS shared\n");
+	return 0;
+}
+
+static int dev_open_n(int n)
+{
+	int save = devno, fd;
+
+	devno = n;
+	fd = dev_open();
+	devno = save;
+	return fd;
+}
+
+/* count the entries of a QUERY of [p, p + npages) equal to @uid */
+static unsigned long count_on(void *p, unsigned long npages, __u32 uid)
+{
+	__s32 *q = query(p, npages);
+	unsigned long n = 0;
+
+	for (unsigned long i = 0; i < npages; i++)
+		n += q[i] == (__s32)uid;
+	free(q);
+	return n;
+}
+
+static int test_d2d(void)
+{
+	int fd0 = dev_open_n(devno), fd1 = dev_open_n(devno + 1);
+	struct hms_test_stats s0 = stats(fd0), s1 = stats(fd1);
+	__u32 d0 = s0.uid, d1 = s1.uid, sys = node_uid(other_node);
+	__u32 l10[2] = { d1, d0 }, l01[2] = { d0, d1 }, ls1[2] = { sys, d1 };
+	__u32 l1s[2] = { d1, sys };
+	unsigned long cap = s0.capacity, n = cap + cap / 2, moved;
+	char *p;
+	long bad;
+
+	CHECK(s1.capacity == cap && s0.used == 0 && s1.used == 0,
+	      "want two empty devices of one size");
+	CHECK(n <= 2 * cap, "range too large");
+	p = map(n);
+	fill(p, 0, n, 41);
+	printf("devices %u and %u, capacity %lu pages each, range %lu pages\n",
+	       d0, d1, cap, n);
+	/* all of the first cap pages to device 1 */
+	moved = migrate(p, cap, &d1, 1);
+	printf("MIGRATE {d1} of %lu: moved %lu\n", cap, moved);
+	CHECK(moved == cap, "moved %lu", moved);
+	/* device 1 -> device 0 */
+	moved = migrate(p, cap, &d0, 1);
+	printf("MIGRATE {d0} of the pages on d1: moved %lu\n", moved);
+	CHECK(moved == cap, "moved %lu, want %lu", moved, cap);
+	expect_query("on d0", p, 0, cap, d0);
+	/* device 0 -> device 1 by order: d1 comes first */
+	moved = migrate(p, cap, l10, 2);
+	printf("MIGRATE {d1, d0} of the pages on d0: moved %lu\n", moved);
+	CHECK(moved == cap, "moved %lu, want %lu", moved, cap);
+	expect_query("on d1", p, 0, cap, d1);
+	/* already on the first listed target: nothing moves */
+	moved = migrate(p, cap, l1s, 2);
+	printf("MIGRATE {d1, node} of the pages on d1: moved %lu\n", moved);
+	CHECK(moved == 0, "moved %lu, want 0", moved);
+	/* the whole range {d1, d0}: cap/2 more pages, d1 is full: on d0 */
+	moved = migrate(p, n, l10, 2);
+	printf("MIGRATE {d1, d0} of %lu pages (%lu on d1): moved %lu\n", n,
+	       cap, moved);
+	CHECK(moved == n - cap, "moved %lu, want %lu", moved, n - cap);
+	CHECK(count_on(p, n, d1) == cap && count_on(p, n, d0) == n - cap,
+	      "want %lu on d1 and %lu on d0", cap, n - cap);
+	printf("query: %lu on d1, %lu on d0\n", cap, n - cap);
+	/* {d0, d1}: d0 has room for cap/2 of d1's pages: only those move */
+	moved = migrate(p, n, l01, 2);
+	printf("MIGRATE {d0, d1} with room for %lu on d0: moved %lu\n",
+	       cap - (n - cap), moved);
+	CHECK(moved == cap - (n - cap), "moved %lu, want %lu", moved,
+	      cap - (n - cap));
+	CHECK(count_on(p, n, d0) == cap && count_on(p, n, d1) == n - cap,
+	      "want %lu on d0 and %lu on d1, none in system memory", cap,
+	      n - cap);
+	printf("query: %lu on d0, %lu on d1\n", cap, n - cap);
+	/* d0 full: {d0} moves nothing, nothing leaves d1 for system memory */
+	moved = migrate(p, n, &d0, 1);
+	printf("MIGRATE {d0} with d0 full: moved %lu\n", moved);
+	CHECK(moved == 0, "moved %lu, want 0", moved);
+	CHECK(count_on(p, n, d1) == n - cap, "pages left d1");
+	/* {node, d1}: everything to the node, listed first */
+	moved = migrate(p, n, ls1, 2);
+	printf("MIGRATE {node, d1}: moved %lu\n", moved);
+	CHECK(moved == n, "moved %lu, want %lu", moved, n);
+	expect_query("all on the node", p, 0, n, sys);
+	bad = check(p, 0, n, 41);
+	CHECK(bad < 0, "page %ld differs", bad);
+	s0 = stats(fd0);
+	s1 = stats(fd1);
+	print_stats("d0", &s0);
+	print_stats("d1", &s1);
+	CHECK(s0.used == 0 && s1.used == 0, "device memory still used");
+	printf("PASS d2d (%lu pages intact)\n", n);
+	return 0;
+}
+
+struct qrace {
+	char *p;
+	unsigned long npages;
+	__u32 dev, sys;
+	volatile int stop;
+	unsigned long queries, on_dev, on_sys, wrong;
+	__s32 bad_val;
+};
+
+static void *qrace_thread(void *arg)
+{
+	struct qrace *q = arg;
+	__s32 *where = calloc(q->npages, sizeof(*where));
+	__u32 atoms[4];
+
+	CHECK(where, "out of memory");
+	atoms[0] = HBIND_ATOM(HBIND_CMD_QUERY, HBIND_QUERY_NDWORDS);
+	atoms[1] = 0;
+	atoms[2] = (__u32)(uintptr_t)where;
+	atoms[3] = (__u32)((uint64_t)(uintptr_t)where >> 32);
+	while (!q->stop) {
+		CHECK(sys_hbind(q->p, q->npages * psz, NULL, 0, atoms, 4) == 0,
+		      "QUERY: %s", strerror(errno));
+		q->queries++;
+		for (unsigned long i = 0; i < q->npages; i++) {
+			if (where[i] == (__s32)q->dev) {
+				q->on_dev++;
+			} else if (where[i] == (__s32)q->sys) {
+				q->on_sys++;
+			} else {
+				q->wrong++;
+				q->bad_val = where[i];
+			}
+		}
+	}
+	free(where);
+	return NULL;
+}
+
+static int test_qrace(void)
+{
+	unsigned long npages = (mib << 20) / psz, moved;
+	int fd = dev_open();
+	struct qrace q = {
+		.npages = npages,
+		.dev = stats(fd).uid,
+		.sys = node_uid(other_node),
+	};
+	pthread_t th;
+	long bad;
+	int round;
+
+	q.p = map(npages);
+	bind(q.p, npages, &q.sys, 1);
+	fill(q.p, 0, npages, 51);
+	CHECK(pthread_create(&th, NULL, qrace_thread, &q) == 0, "pthread_create");
+	for (round = 0; round < 4; round++) {
+		moved = migrate(q.p, npages, &q.dev, 1);
+		CHECK(moved == npages, "round %d: MIGRATE to the device moved %lu",
+		      round, moved);
+		/* the CPU touches every page: each migrates to the node */
+		bad = check(q.p, 0, npages, 51);
+		CHECK(bad < 0, "round %d: page %ld differs", round, bad);
+	}
+	q.stop = 1;
+	pthread_join(th, NULL);
+	printf("qrace: %d rounds of %lu pages, %lu queries: %lu entries on the device, %lu on node %d, %lu elsewhere\n",
+	       round, npages, q.queries, q.on_dev, q.on_sys, other_node, q.wrong);
+	CHECK(q.queries > 0 && q.on_dev > 0 && q.on_sys > 0,
+	      "the queries did not see both states");
+	CHECK(q.wrong == 0, "QUERY reported %d for a page on the device or node %d",
+	      q.bad_val, other_node);
+	expect_query("after", q.p, 0, npages, q.sys);
+	close(fd);
+	printf("PASS qrace\n");
+	return 0;
+}
+
+/* the policy word of the numa_maps line of the VMA at @p */
+static void numa_maps_policy(void *p, char *out, size_t n)
+{
+	char line[4096], want[32];
+	FILE *f = fopen("/proc/self/numa_maps", "r");
+
+	CHECK(f, "numa_maps: %s", strerror(errno));
+	snprintf(want, sizeof(want), "%lx ", (unsigned long)(uintptr_t)p);
+	out[0] = 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, want, strlen(want)) &&
+		    sscanf(line + strlen(want), "%31s", out) == 1)
+			break;
+	fclose(f);
+	(void)n;
+	CHECK(out[0], "no numa_maps line for %p", p);
+}
+
+static int test_devonly(void)
+{
+	unsigned long npages = (mib << 20) / psz, half = npages / 2;
+	int fd = dev_open(), e;
+	__u32 dev = stats(fd).uid, sys = node_uid(other_node);
+	char *a = map(npages), *b = map(npages), pol[32], *buf;
+	struct hms_test_cmd cmd;
+
+	e = try_bind(a, npages, &dev, 1, HBIND_BIND_STRICT);
+	printf("BIND strict {device}: %s\n", errname(e));
+	CHECK(e == EINVAL, "strict BIND of device targets alone: %s, want EINVAL",
+	      errname(e));
+	CHECK(policy_mode(a) == MPOL_DEFAULT_, "the refused BIND set a policy");
+	e = try_bind(a, npages, &dev, 1, 0);
+	CHECK(e == 0, "BIND {device}: %s", errname(e));
+	numa_maps_policy(a, pol, sizeof(pol));
+	printf("BIND {device}: get_mempolicy mode %d, numa_maps %s\n",
+	       policy_mode(a), pol);
+	CHECK(policy_mode(a) == MPOL_DEFAULT_, "get_mempolicy does not say default");
+	CHECK(!strcmp(pol, "default"), "numa_maps says %s", pol);
+	/* the CPU touches the first half of a and all of b (no policy) */
+	memset(a, 1, half * psz);
+	memset(b, 1, npages * psz);
+	expect_query("a (bound {device}) after CPU touch", a, 0, half, sys);
+	expect_query("b (no policy) after CPU touch", b, 0, npages, sys);
+	/* the device's first touch of the second half: on the device */
+	buf = malloc(half * psz);
+	CHECK(buf, "out of memory");
+	cmd = dev_rw(fd, HMS_TEST_READ, "READ (second half of a)",
+		     a + half * psz, buf, half);
+	CHECK(cmd.mpages == half, "device first touch moved %llu, want %lu",
+	      (unsigned long long)cmd.mpages, half);
+	expect_query("a second half after the device READ", a, half, half, dev);
+	close(fd);
+	printf("PASS devonly\n");
+	return 0;
+}
+
+struct churn_mig {
+	char *p;
+	unsigned long npages;
+	__u32 uid;
+	int err;
+	unsigned long moved;
+};
+
+static void *churn_thread(void *arg)
+{
+	struct churn_mig *m = arg;
+
+	m->err = try_migrate(m->p, m->npages, &m->uid, 1, 0, &m->moved);
+	return NULL;
+}
+
+static int test_churn(const char *file)
+{
+	unsigned long npages = (mib << 20) / psz, rounds = 0, opened = 0;
+	unsigned long res[4] = { 0, 0, 0, 0 }, binds = 0, mpages = 0;
+	char path[512], *p = map(npages), *r = map(64), *buf = malloc(64 * psz);
+	__u32 uid = 0;
+	long bad;
+
+	CHECK(buf, "out of memory");
+	snprintf(path, sizeof(path), "%s.stop", file);
+	fill(p, 0, npages, 61);
+	while (access(path, F_OK)) {
+		struct churn_mig m = { .p = p, .npages = npages };
+		struct hms_test_cmd cmd = { 0 };
+		pthread_t th;
+		int fd = dev_try_open(), e;
+
+		CHECK(++rounds < 1000000, "no %s", path);
+		if (fd < 0) {
+			/* the uid of the last device: gone, or not open */
+			if (uid) {
+				e = try_migrate(p, npages, &uid, 1, 0, NULL);
+				CHECK(e == ENODEV || e == EACCES,
+				      "MIGRATE to %u, device closed: %s", uid,
+				      errname(e));
+			}
+			usleep(20000);
+			continue;
+		}
+		opened++;
+		m.uid = uid = stats(fd).uid;
+		/* BIND and the device's first touch, while open */
+		if (try_bind(r, 64, &uid, 1, 0) == 0) {
+			binds++;
+			cmd.addr = (uintptr_t)r;
+			cmd.ptr = (uintptr_t)buf;
+			cmd.npages = 64;
+			if (ioctl(fd, HMS_TEST_READ, &cmd) == 0)
+				mpages += cmd.mpages;
+		}
+		/* MIGRATE in flight while the device is closed */
+		CHECK(pthread_create(&th, NULL, churn_thread, &m) == 0,
+		      "pthread_create");
+		close(fd);
+		pthread_join(th, NULL);
+		CHECK(m.err == 0 || m.err == EACCES || m.err == ENODEV,
+		      "MIGRATE to %u racing close: %s", uid, errname(m.err));
+		res[m.err == 0 ? 0 : m.err == EACCES ? 1 : 2]++;
+		free(query(p, npages));
+		bad = check(p, 0, npages, 61);
+		CHECK(bad < 0, "round %lu: page %ld differs", rounds, bad);
+		CHECK(madvise(r, 64 * psz, MADV_DONTNEED) == 0, "madvise");
+	}
+	printf("churn: %lu rounds, %lu with the device open; MIGRATE racing close: %lu ran, %lu EACCES, %lu ENODEV; %lu BIND + device first touch (%lu pages)\n",
+	       rounds, opened, res[0], res[1], res[2], binds, mpages);
+	CHECK(opened > 0 && res[0] > 0, "nothing ran");
+	printf("PASS churn\n");
 	return 0;
 }
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: devtest [-d DEV] [-m MIB] [-n NODE] stats|migrate|full|firsttouch|hold FILE|race FILE\n");
+	fprintf(f, "usage: devtest [-d DEV] [-m MIB] [-n NODE] stats|migrate|full|firsttouch|perm|shared|d2d|qrace|devonly|hold FILE|race FILE|churn FILE\n");
 }
 
 int main(int argc, char **argv)
@@ -784,6 +1388,18 @@ int main(int argc, char **argv)
 		return test_hold(argv[optind + 1]);
 	if (!strcmp(test, "race") && optind + 1 < argc)
 		return test_race(argv[optind + 1]);
+	if (!strcmp(test, "perm"))
+		return test_perm();
+	if (!strcmp(test, "shared"))
+		return test_shared();
+	if (!strcmp(test, "d2d"))
+		return test_d2d();
+	if (!strcmp(test, "qrace"))
+		return test_qrace();
+	if (!strcmp(test, "devonly"))
+		return test_devonly();
+	if (!strcmp(test, "churn") && optind + 1 < argc)
+		return test_churn(argv[optind + 1]);
 	usage(stderr);
 	return 2;
 }

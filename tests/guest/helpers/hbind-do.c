@@ -26,7 +26,7 @@
 #define COOKIE		0x48424e44000000ULL	/* "HBND" << 24 */
 #define KERNEL_PTR	((void *)0xffff888000000000UL)
 
-enum kind { K_ANON, K_SHM, K_THP };
+enum kind { K_ANON, K_SHM, K_THP, K_HUGETLB };
 
 static struct {
 	char *base;
@@ -56,10 +56,12 @@ static void usage(FILE *f)
 "usage: %s [-n SIZE] [-m anon|shm|thp] [-c CPU] OP...\n"
 "  -n SIZE   mapping size: base pages, or MiB with an M suffix (default 16)\n"
 "  -m KIND   anon (private, default), shm (shared anonymous), thp (private,\n"
-"            2 MiB aligned, MADV_HUGEPAGE)\n"
+"            2 MiB aligned, MADV_HUGEPAGE), hugetlb (first half anon, second\n"
+"            half MAP_HUGETLB 2 MiB pages; SIZE a multiple of 4 MiB)\n"
 "  -c CPU    pin the process to CPU first\n"
 "Each OP is NAME[:ARGS][@RANGE]; RANGE is FIRST[+COUNT] in pages, or\n"
-"o:OFFSET:LEN (bytes from the mapping start) or a:ADDR:LEN (absolute);\n"
+"o:OFFSET:LEN (bytes from the mapping start) or a:ADDR:LEN (absolute)\n"
+"or vdso ([vvar] and the first page of [vdso]);\n"
 "the default range is the whole mapping. TGTS are target uids or nN (the\n"
 "target of node N), separated by ',' ('-' = none). Operations:\n"
 "  touch | read | verify      write a cookie to / read / check every page\n"
@@ -250,9 +252,35 @@ static void *map_at(void *addr, size_t len, enum kind kind)
 	return p;
 }
 
+/* [vvar] and the first page of [vdso], which follows it */
+static void vdso_range(struct range *r)
+{
+	unsigned long a, b, vvar = 0, vdso = 0;
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	if (!f)
+		die("/proc/self/maps: %s", strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx", &a, &b) != 2)
+			continue;
+		if (strstr(line, "[vvar]"))
+			vvar = a;
+		else if (strstr(line, "[vdso]"))
+			vdso = a;
+	}
+	fclose(f);
+	if (!vvar || !vdso || vdso < vvar)
+		die("no [vvar] followed by [vdso] in /proc/self/maps");
+	r->start = vvar;
+	r->len = vdso + PS - vvar;
+}
+
 static void parse_range(const char *spec, struct range *r)
 {
-	if (!spec) {
+	if (spec && !strcmp(spec, "vdso")) {
+		vdso_range(r);
+	} else if (!spec) {
 		r->start = (unsigned long)M.base;
 		r->len = M.len;
 	} else if (!strncmp(spec, "o:", 2) || !strncmp(spec, "a:", 2)) {
@@ -1209,16 +1237,28 @@ int main(int argc, char **argv)
 		M.kind = K_SHM;
 	else if (!strcmp(kind, "thp"))
 		M.kind = K_THP;
+	else if (!strcmp(kind, "hugetlb"))
+		M.kind = K_HUGETLB;
 	else
 		die("bad kind '%s'", kind);
 	if (!size)
 		die("size must not be 0");
 	M.npages = size;
 	M.len = size * PS;
-	M.base = map_at(NULL, M.len, M.kind);
+	if (M.kind == K_HUGETLB && M.len % (2 * THP_SIZE))
+		die("hugetlb: size must be a multiple of 4 MiB");
+	M.base = map_at(NULL, M.len, M.kind == K_HUGETLB ? K_ANON : M.kind);
 	if (M.base == MAP_FAILED) {
 		fprintf(stderr, "%s: mmap %zu bytes: %s\n", prog, M.len, strerror(errno));
 		return 1;
+	}
+	if (M.kind == K_HUGETLB &&
+	    mmap(M.base + M.len / 2, M.len / 2, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_FIXED,
+		 -1, 0) == MAP_FAILED) {
+		fprintf(stderr, "%s: MAP_HUGETLB %zu bytes: %s\n", prog,
+			M.len / 2, strerror(errno));
+		return 77;
 	}
 
 	for (i = optind; i < argc; i++) {
