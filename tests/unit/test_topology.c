@@ -112,8 +112,10 @@ static void current_initiator(void)
 
 	if (!topo)
 		return;
-	if (sched_getaffinity(0, sizeof(saved), &saved))
+	if (sched_getaffinity(0, sizeof(saved), &saved)) {
+		hms_topology_free(topo);
 		SKIP("sched_getaffinity: %s", strerror(errno));
+	}
 	for (cpu = 0; cpu < 2; cpu++) {
 		CPU_ZERO(&one);
 		CPU_SET(cpu, &one);
