@@ -16,7 +16,8 @@
  *   a meaning later;
  * - list calls take (array, n) and return the number of entries available,
  *   like snprintf(): they fill min(n, that number) entries, so a return
- *   value above n means the array was too small; (NULL, 0) only counts;
+ *   value above n means the array was too small; (NULL, 0) only counts,
+ *   (NULL, n > 0) is EINVAL;
  * - the library never prints and never exits: errno says why a call
  *   failed, hms_topology_nskipped() and hms_topology_nignored() what a
  *   tolerant load left out.
