@@ -182,7 +182,7 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (hms_topology_load(&topo, 0)) {
+	if (hms_topology_load(&topo, NULL, 0)) {
 		fprintf(stderr, "hms-demo: cannot load the HMS topology: %s\n",
 			strerror(errno));
 		return 1;
@@ -198,13 +198,13 @@ int main(int argc, char **argv)
 
 	home = hms_target_by_nid(topo, hms_initiator_nid(in));
 	if (!home)
-		home = hms_best_target(topo, in, HMS_BY_LATENCY | HMS_ONLY_SYSTEM, 0);
+		home = hms_best_target(topo, in, HMS_BY_LATENCY, HMS_ONLY_SYSTEM);
 	if (!home) {
 		fprintf(stderr, "hms-demo: no system target for this CPU\n");
 		goto out;
 	}
-	hbm = hms_best_target(topo, in, HMS_BY_BANDWIDTH | HMS_ONLY_SYSTEM |
-			      HMS_ONLY_CPULESS, 0);
+	hbm = hms_best_target(topo, in, HMS_BY_BANDWIDTH,
+			      HMS_ONLY_SYSTEM | HMS_ONLY_CPULESS);
 	for (k = 0; k < hms_topology_ntargets(topo) && !dev; k++)
 		if (hms_target_type(hms_topology_target(topo, k)) ==
 		    HMS_TARGET_DEVICE_PRIVATE)

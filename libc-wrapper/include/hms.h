@@ -9,15 +9,18 @@
  * Documentation/mm/hms.rst, and wraps the hbind() system call that binds,
  * migrates and queries a virtual address range by HMS target.
  *
- * Conventions (libnuma style):
+ * Conventions:
  * - functions returning int or long return -1 and set errno on error;
  *   functions returning a pointer return NULL and set errno;
- * - "flags" arguments that are reserved must be 0 (EINVAL otherwise);
- * - list calls take (array, n): with a NULL array they return the number
- *   of entries available, otherwise they fill at most n entries and
- *   return the number filled;
- * - no function calls exit() or prints, except through the overridable
- *   hms_error()/hms_warn() hooks, which preserve errno.
+ * - unknown "flags" bits are an error (EINVAL), so that they can be given
+ *   a meaning later;
+ * - list calls take (array, n) and return the number of entries available,
+ *   like snprintf(): they fill min(n, that number) entries, so a return
+ *   value above n means the array was too small; (NULL, 0) only counts,
+ *   (NULL, n > 0) is EINVAL;
+ * - the library never prints and never exits: errno says why a call
+ *   failed, hms_topology_nskipped() and hms_topology_nignored() what a
+ *   tolerant load left out.
  *
  * Objects (struct hms_target etc.) belong to the topology they came from
  * and stay valid until hms_topology_free(). A topology is a snapshot: it
@@ -129,18 +132,22 @@ struct hms_perf {
 
 /* hms_topology_load() flags */
 /* a malformed object fails the load (EINVAL) instead of being skipped */
-#define HMS_TOPOLOGY_STRICT	(1UL << 0)
+#define HMS_TOPOLOGY_STRICT	(1U << 0)
 /*
- * Load the topology from $HMS_SYSFS_ROOT if set, else /sys/bus/hms.
- * Returns 0 or -1 with errno (ENOENT: no HMS bus, ENOMEM, EINVAL).
+ * Load the topology from root, a directory containing the bus's "devices"
+ * directory; NULL (or "") means $HMS_SYSFS_ROOT if set, else
+ * HMS_SYSFS_ROOT. Returns 0, or -1 with errno (ENOENT: no HMS bus there,
+ * EINVAL: bad argument or flag, or a malformed object with
+ * HMS_TOPOLOGY_STRICT, ENOMEM) and *topo NULL.
  */
-int hms_topology_load(struct hms_topology **topo, unsigned long flags);
-/* Same from root (a directory containing "devices"); NULL = default. */
-int hms_topology_load_from(struct hms_topology **topo, const char *root);
-int hms_topology_load_from_flags(struct hms_topology **topo, const char *root,
-				 unsigned long flags);
+int hms_topology_load(struct hms_topology **topo, const char *root,
+		      unsigned int flags);
 void hms_topology_free(struct hms_topology *topo);
-/* Objects skipped while loading (malformed, or unknown version). */
+/*
+ * What a tolerant load left out: objects skipped because an attribute was
+ * missing or malformed (or their uid was duplicated), and entries ignored
+ * because their version or type is unknown (newer kernels).
+ */
 unsigned int hms_topology_nskipped(const struct hms_topology *topo);
 unsigned int hms_topology_nignored(const struct hms_topology *topo);
 
@@ -258,22 +265,29 @@ int hms_path(const struct hms_topology *topo, const struct hms_initiator *in,
 	     const struct hms_target *t, struct hms_perf *perf);
 /*
  * The uids of the elements of that path, L0, B1, L1, ..., Bk, Lk (list
- * call: NULL uids returns the count). -1/ENOENT: no path.
+ * call). -1/ENOENT: no path.
  */
 int hms_path_elements(const struct hms_topology *topo,
 		      const struct hms_initiator *in,
 		      const struct hms_target *t, uint32_t *uids,
 		      unsigned int n);
 
-/* Ranking criteria, one of: */
-/* highest path read bandwidth, then lowest read latency */
-#define HMS_BY_BANDWIDTH	1
-/* lowest path read latency, then highest read bandwidth */
-#define HMS_BY_LATENCY		2
-/* largest size, then as HMS_BY_BANDWIDTH */
-#define HMS_BY_CAPACITY		3
-#define HMS_BY_MASK		0xffU
-/* ...optionally OR'ed with filters on the candidate targets: */
+/* Ranking criteria ("by"), one of: */
+enum hms_by {
+	/* highest path read bandwidth, then lowest read latency */
+	HMS_BY_BANDWIDTH = 1,
+	/* lowest path read latency, then highest read bandwidth */
+	HMS_BY_LATENCY = 2,
+	/* largest size, then as HMS_BY_BANDWIDTH */
+	HMS_BY_CAPACITY = 3,
+};
+
+/*
+ * Filters on the candidate targets ("flags" of the ranking calls). Their
+ * values are not those of any HMS_BY_*, so that a filter given as "by" is
+ * an EINVAL, not another criterion. HMS_ONLY_SYSTEM | HMS_ONLY_DEVICE
+ * passes either type.
+ */
 #define HMS_ONLY_SYSTEM		(1U << 8)	/* "system" targets */
 #define HMS_ONLY_DEVICE		(1U << 9)	/* device-private/coherent */
 /* no CPU initiator on the target's node (HBM, far memory, devices) */
@@ -281,21 +295,23 @@ int hms_path_elements(const struct hms_topology *topo,
 #define HMS_ONLY_CPU_ACCESSIBLE	(1U << 11)	/* cpu_accessible = 1 */
 
 /*
- * The best target the initiator can reach by "by" (like
- * hwloc_get_best_target()); remaining ties go to the lowest uid. flags
- * must be 0. NULL with errno ENOENT if no reachable target passes the
- * filters, EINVAL for bad arguments.
+ * The best target the initiator can reach by "by" among those passing the
+ * filters in flags (like hwloc_memattr_get_best_target()); remaining ties
+ * go to the lowest uid. NULL with errno ENOENT if no reachable target
+ * passes the filters, EINVAL for bad arguments.
  */
 const struct hms_target *hms_best_target(const struct hms_topology *topo,
 					 const struct hms_initiator *in,
-					 unsigned int by, unsigned long flags);
+					 enum hms_by by, unsigned int flags);
 /*
- * Every target the initiator can reach, best first by "by", as uids ready
- * for hbind() (list call). At most HBIND_MAX_TARGETS (64) are useful.
+ * Every target the initiator can reach and that passes the filters, best
+ * first by "by", as uids ready for hbind() (list call). At most
+ * HBIND_MAX_TARGETS (64) are useful to hbind().
  */
 int hms_target_fallback_list(const struct hms_topology *topo,
-			     const struct hms_initiator *in, unsigned int by,
-			     uint32_t *uids, unsigned int n);
+			     const struct hms_initiator *in, enum hms_by by,
+			     unsigned int flags, uint32_t *uids,
+			     unsigned int n);
 
 /* A target and the properties of its path from an initiator. */
 struct hms_target_perf {
@@ -304,37 +320,14 @@ struct hms_target_perf {
 };
 
 /*
- * Every target the initiator can reach with its path properties, best
- * first by "by" (list call). One search serves all targets: use it rather
- * than hms_path() per target for tables.
+ * The same list with the path properties of each target (list call). One
+ * search serves all targets: use it rather than hms_path() per target for
+ * tables.
  */
 int hms_target_ranking(const struct hms_topology *topo,
-		       const struct hms_initiator *in, unsigned int by,
-		       struct hms_target_perf *out, unsigned int n);
-
-/* ------------------------------------------------------------------ */
-/* Error hooks (hms_error(3)), weak: a program may define its own.     */
-/* ------------------------------------------------------------------ */
-
-/*
- * Called with the failing function's name when a call fails for a reason
- * other than bad arguments; the default prints "libhms: where: strerror"
- * on stderr when the environment has HMS_DEBUG set, else nothing.
- */
-void hms_error(const char *where);
-/*
- * Called for recoverable problems (object skipped while loading...), num
- * is one of HMS_W_*; the default prints when HMS_DEBUG is set.
- */
-void hms_warn(int num, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-enum {
-	HMS_W_MALFORMED = 1,	/* malformed or missing attribute */
-	HMS_W_DANGLING,		/* dangling or unknown membership symlink */
-	HMS_W_VERSION,		/* object of an unknown version ignored */
-	HMS_W_DUPLICATE,	/* two objects with the same uid */
-};
+		       const struct hms_initiator *in, enum hms_by by,
+		       unsigned int flags, struct hms_target_perf *out,
+		       unsigned int n);
 
 #ifdef __cplusplus
 }

@@ -120,23 +120,14 @@ size_t hms_npages(const void *addr, size_t len)
 	return l / page_size();
 }
 
-static long call(const char *who, const void *addr, size_t len,
-		 const uint32_t *targets, unsigned int n, uint32_t *atoms,
-		 unsigned int natoms)
+static long call(const void *addr, size_t len, const uint32_t *targets,
+		 unsigned int n, uint32_t *atoms, unsigned int natoms)
 {
 	unsigned long s, l;
-	long r;
 
 	if (widen(addr, len, &s, &l))
 		return -1;
-	r = hbind(s, l, targets, n, atoms, natoms);
-	if (r < 0 && errno != EINVAL) {
-		int e = errno;
-
-		hms_error(who);
-		errno = e;
-	}
-	return r;
+	return hbind(s, l, targets, n, atoms, natoms);
 }
 
 int hms_bind(void *addr, size_t len, const uint32_t *targets, unsigned int n,
@@ -146,7 +137,7 @@ int hms_bind(void *addr, size_t len, const uint32_t *targets, unsigned int n,
 		HBIND_ATOM(HBIND_CMD_BIND, HBIND_BIND_NDWORDS), flags,
 	};
 
-	return (int)call("hms_bind", addr, len, targets, n, atoms, 2);
+	return (int)call(addr, len, targets, n, atoms, 2);
 }
 
 long hms_migrate(void *addr, size_t len, const uint32_t *targets,
@@ -156,7 +147,7 @@ long hms_migrate(void *addr, size_t len, const uint32_t *targets,
 		HBIND_ATOM(HBIND_CMD_MIGRATE, HBIND_MIGRATE_NDWORDS), flags, 0,
 	};
 
-	if (call("hms_migrate", addr, len, targets, n, atoms, 3) < 0)
+	if (call(addr, len, targets, n, atoms, 3) < 0)
 		return -1;
 	return (long)atoms[2];
 }
@@ -169,14 +160,14 @@ int hms_query(const void *addr, size_t len, int32_t *out)
 		(uint32_t)p, (uint32_t)(p >> 32),
 	};
 
-	return (int)call("hms_query", addr, len, NULL, 0, atoms, 4);
+	return (int)call(addr, len, NULL, 0, atoms, 4);
 }
 
 int hms_default(void *addr, size_t len)
 {
 	uint32_t atom = HBIND_ATOM(HBIND_CMD_DEFAULT, HBIND_DEFAULT_NDWORDS);
 
-	return (int)call("hms_default", addr, len, NULL, 0, &atom, 1);
+	return (int)call(addr, len, NULL, 0, &atom, 1);
 }
 
 #define ALLOC_VALID	(HMS_ALLOC_STRICT | HMS_ALLOC_POPULATE | HMS_ALLOC_MIGRATE)
@@ -193,10 +184,8 @@ void *hms_alloc_on_target(size_t size, uint32_t uid, unsigned int flags)
 	}
 	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 		 -1, 0);
-	if (p == MAP_FAILED) {
-		hms_error("hms_alloc_on_target");
+	if (p == MAP_FAILED)
 		return NULL;
-	}
 	if (hms_bind(p, size, &uid, 1,
 		     (flags & HMS_ALLOC_STRICT) ? HMS_BIND_STRICT : 0))
 		goto fail;

@@ -2,11 +2,16 @@
 /*
  * hmsctl - show the Heterogeneous Memory System topology and its paths.
  *
- *   hmsctl [--root DIR] topology [--json | --dot]
- *   hmsctl [--root DIR] path INITIATOR TARGET [--json]
- *   hmsctl [--root DIR] best INITIATOR --by bandwidth|latency|capacity
+ *   hmsctl [--root DIR] [--format table|json|dot] topology
+ *   hmsctl [--root DIR] [--format table|json] path INITIATOR TARGET
+ *   hmsctl [--root DIR] [--format table|json] best INITIATOR
+ *          --by bandwidth|latency|capacity
  *          [--only system,device,cpuless,cpu-accessible]
- *   hmsctl [--root DIR] fallback INITIATOR --by ... [--only ...]
+ *   hmsctl [--root DIR] [--format table|json] fallback INITIATOR --by ...
+ *          [--only ...]
+ *
+ * INITIATOR and TARGET: a uid, node:N, cpu:N, current, or a device name
+ * or sysfs path. Options may appear anywhere.
  *
  * Exit status: 0 success, 1 runtime error (no topology, unknown object,
  * no path), 2 usage error.
@@ -30,6 +35,7 @@ static const char *prog = "hmsctl";
 
 static const struct option opts[] = {
 	{ "root",	required_argument,	NULL, 'r' },
+	{ "format",	required_argument,	NULL, 'f' },
 	{ "json",	no_argument,		NULL, 'j' },
 	{ "dot",	no_argument,		NULL, 'd' },
 	{ "by",		required_argument,	NULL, 'b' },
@@ -42,28 +48,36 @@ static const struct option opts[] = {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: hmsctl [--root DIR] COMMAND [ARGS]\n"
+"usage: hmsctl [--root DIR] [--format FORMAT] COMMAND [ARGS]\n"
 "Show the Heterogeneous Memory System (HMS) topology and its paths.\n"
 "\n"
 "commands:\n"
-"  topology [--json|--dot]        targets, initiators, links, bridges and the\n"
+"  topology                       targets, initiators, links, bridges and the\n"
 "                                 initiator x target path bandwidth/latency\n"
-"  path INITIATOR TARGET [--json] properties and elements of the path the\n"
+"  path INITIATOR TARGET          properties and elements of the path the\n"
 "                                 HMS path rule picks\n"
 "  best INITIATOR --by CRITERION [--only FILTERS]\n"
 "                                 uid of the best target for INITIATOR\n"
 "  fallback INITIATOR --by CRITERION [--only FILTERS]\n"
 "                                 reachable targets, best first (hbind order)\n"
 "\n"
-"INITIATOR and TARGET are uids; INITIATOR may also be \"current\" (the\n"
-"initiator of the CPU hmsctl runs on). CRITERION: bandwidth, latency or\n"
-"capacity. FILTERS: comma-separated system, device, cpuless, cpu-accessible.\n"
+"INITIATOR and TARGET select an object by:\n"
+"  UID          its uid\n"
+"  node:N       NUMA node N: its CPU initiator, its system target\n"
+"  cpu:N        CPU N: its initiator, the system target of its node\n"
+"  current      the same for the CPU hmsctl runs on\n"
+"  DEVICE       a device's name (hms_test0) or sysfs path: its device\n"
+"               initiator, the device memory on that initiator's links\n"
+"CRITERION: bandwidth, latency or capacity. FILTERS: comma-separated\n"
+"system, device, cpuless, cpu-accessible.\n"
 "\n"
 "options:\n"
-"  -r, --root DIR   read the HMS bus from DIR (a directory containing\n"
-"                   \"devices\"; default $HMS_SYSFS_ROOT or /sys/bus/hms)\n"
-"  -h, --help       this text\n"
-"  -V, --version    version\n"
+"  -r, --root DIR       read the HMS bus from DIR (a directory containing\n"
+"                       \"devices\"; default $HMS_SYSFS_ROOT or /sys/bus/hms)\n"
+"  -f, --format FORMAT  table (default), json, or dot (topology only);\n"
+"                       --json and --dot are short for --format json|dot\n"
+"  -h, --help           this text\n"
+"  -V, --version        version\n"
 "\n"
 "exit status: 0 success, 1 runtime error, 2 usage error\n");
 }
@@ -85,21 +99,6 @@ static int usage_error(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\nTry 'hmsctl --help' for more information.\n");
 	return EXIT_USAGE;
-}
-
-static int parse_uid(const char *s, uint32_t *uid)
-{
-	char *end;
-	unsigned long v;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v > INT32_MAX)
-		return -1;
-	*uid = (uint32_t)v;
-	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -218,7 +217,11 @@ static int path_table(const struct hms_topology *topo, struct hms_perf **perfs,
 	}
 	for (i = 0; i < ni; i++) {
 		int n = hms_target_ranking(topo, hms_topology_initiator(topo, i),
-					   HMS_BY_BANDWIDTH, r, nt);
+					   HMS_BY_BANDWIDTH, 0, r, nt);
+
+		/* every target at most once: n <= nt */
+		if (n > (int)nt)
+			n = (int)nt;
 
 		for (j = 0; n > 0 && j < (unsigned int)n; j++) {
 			unsigned int lo = 0, hi = nt;
@@ -527,97 +530,277 @@ static void show_dot(const struct hms_topology *topo)
 }
 
 /* ------------------------------------------------------------------ */
-/* path, best, fallback                                                */
+/* selectors: uid, node:N, cpu:N, current, device                     */
 
-static int get_initiator(const struct hms_topology *topo, const char *arg,
-			 const struct hms_initiator **in)
+enum sel_kind { SEL_UID, SEL_NODE, SEL_CPU, SEL_CURRENT, SEL_DEVICE };
+
+struct selector {
+	enum sel_kind kind;
+	uint32_t n;		/* uid, node or CPU number */
+	const char *arg;	/* as given, for messages; the device */
+};
+
+static int parse_num(const char *s, uint32_t *out)
 {
-	uint32_t uid;
+	char *end;
+	unsigned long v;
 
-	if (!strcmp(arg, "current")) {
-		*in = hms_initiator_current(topo);
-		if (!*in) {
-			err("no initiator for the current CPU: %s", strerror(errno));
-			return EXIT_RUNTIME;
-		}
-		return 0;
-	}
-	if (parse_uid(arg, &uid))
-		return usage_error("invalid initiator uid '%s'", arg);
-	*in = hms_initiator_by_uid(topo, uid);
-	if (!*in) {
-		err("%s: no such initiator", arg);
-		return EXIT_RUNTIME;
-	}
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v > INT32_MAX)
+		return -1;
+	*out = (uint32_t)v;
 	return 0;
 }
 
-static int cmd_path(const struct hms_topology *topo, char **args, int json)
+/* Syntax only: a usage error (exit 2) before anything is loaded. */
+static int parse_selector(const char *arg, const char *what,
+			  struct selector *sel)
+{
+	sel->arg = arg;
+	if (!strncmp(arg, "node:", 5) || !strncmp(arg, "cpu:", 4)) {
+		int node = arg[0] == 'n';
+
+		sel->kind = node ? SEL_NODE : SEL_CPU;
+		if (parse_num(arg + (node ? 5 : 4), &sel->n)) {
+			fprintf(stderr, "%s: invalid %s '%s': expected %s:N with N a "
+				"number\nTry 'hmsctl --help' for more information.\n",
+				prog, what, arg, node ? "node" : "cpu");
+			return EXIT_USAGE;
+		}
+		return 0;
+	}
+	if (!strcmp(arg, "current")) {
+		sel->kind = SEL_CURRENT;
+		return 0;
+	}
+	if (arg[0] >= '0' && arg[0] <= '9' && strspn(arg, "0123456789") == strlen(arg)) {
+		sel->kind = SEL_UID;
+		if (parse_num(arg, &sel->n)) {
+			fprintf(stderr, "%s: invalid %s uid '%s'\nTry 'hmsctl --help' "
+				"for more information.\n", prog, what, arg);
+			return EXIT_USAGE;
+		}
+		return 0;
+	}
+	if (!*arg) {
+		fprintf(stderr, "%s: empty %s\nTry 'hmsctl --help' for more "
+			"information.\n", prog, what);
+		return EXIT_USAGE;
+	}
+	sel->kind = SEL_DEVICE;
+	return 0;
+}
+
+/* The initiator of CPU N, or of the CPU hmsctl runs on. */
+static const struct hms_initiator *cpu_initiator(const struct hms_topology *topo,
+						 const struct selector *sel)
+{
+	const struct hms_initiator *in;
+
+	if (sel->kind == SEL_CURRENT) {
+		in = hms_initiator_current(topo);
+		if (!in)
+			err("current: no initiator for the CPU hmsctl runs on (%s)",
+			    strerror(errno));
+		return in;
+	}
+	in = hms_initiator_by_cpu(topo, (int)sel->n);
+	if (!in)
+		err("%s: no initiator has CPU %" PRIu32, sel->arg, sel->n);
+	return in;
+}
+
+static const struct hms_initiator *device_initiator(const struct hms_topology *topo,
+						    const char *dev)
+{
+	const struct hms_initiator *in = hms_initiator_by_device(topo, dev);
+
+	if (!in)
+		err("%s: no device initiator of that device", dev);
+	return in;
+}
+
+static int get_initiator(const struct hms_topology *topo,
+			 const struct selector *sel,
+			 const struct hms_initiator **in)
+{
+	*in = NULL;
+	switch (sel->kind) {
+	case SEL_UID:
+		*in = hms_initiator_by_uid(topo, sel->n);
+		if (!*in)
+			err("%s: no such initiator", sel->arg);
+		break;
+	case SEL_NODE:
+		*in = hms_initiator_by_nid(topo, (int)sel->n);
+		if (!*in)
+			err("%s: no CPU initiator on node %" PRIu32, sel->arg, sel->n);
+		break;
+	case SEL_CPU:
+	case SEL_CURRENT:
+		*in = cpu_initiator(topo, sel);
+		break;
+	case SEL_DEVICE:
+		*in = device_initiator(topo, sel->arg);
+		break;
+	}
+	return *in ? 0 : EXIT_RUNTIME;
+}
+
+/*
+ * The memory of a device. The kernel links a device initiator to its
+ * parent device ("device" symlink) but not a target: a device's memory is
+ * the device-private or device-coherent target on a link of its
+ * initiator; there must be exactly one.
+ */
+static const struct hms_target *device_target(const struct hms_topology *topo,
+					      const char *dev)
+{
+	const struct hms_initiator *in = device_initiator(topo, dev);
+	const struct hms_target *found = NULL;
+	unsigned int i, j, n = 0;
+
+	if (!in)
+		return NULL;
+	for (i = 0; i < hms_initiator_nlinks(in); i++) {
+		const struct hms_link *l = hms_initiator_link(in, i);
+
+		for (j = 0; j < hms_link_ntargets(l); j++) {
+			const struct hms_target *t = hms_link_target(l, j);
+
+			if (hms_target_type(t) == HMS_TARGET_SYSTEM || t == found)
+				continue;
+			found = t;
+			n++;
+		}
+	}
+	if (n == 1)
+		return found;
+	if (!n)
+		err("%s: the device has no memory target of its own", dev);
+	else
+		err("%s: the device has %u memory targets: give a uid", dev, n);
+	return NULL;
+}
+
+static int get_target(const struct hms_topology *topo,
+		      const struct selector *sel, const struct hms_target **t)
+{
+	const struct hms_initiator *in;
+
+	*t = NULL;
+	switch (sel->kind) {
+	case SEL_UID:
+		*t = hms_target_by_uid(topo, sel->n);
+		if (!*t)
+			err("%s: no such target", sel->arg);
+		break;
+	case SEL_NODE:
+		*t = hms_target_by_nid(topo, (int)sel->n);
+		if (!*t)
+			err("%s: no system target on node %" PRIu32, sel->arg, sel->n);
+		break;
+	case SEL_CPU:
+	case SEL_CURRENT:
+		in = cpu_initiator(topo, sel);
+		if (!in)
+			break;
+		*t = hms_target_by_nid(topo, hms_initiator_nid(in));
+		if (!*t)
+			err("%s: the node of CPU initiator %" PRIu32 " has no system target",
+			    sel->arg, hms_initiator_uid(in));
+		break;
+	case SEL_DEVICE:
+		*t = device_target(topo, sel->arg);
+		break;
+	}
+	return *t ? 0 : EXIT_RUNTIME;
+}
+
+/* ------------------------------------------------------------------ */
+/* path, best, fallback                                                */
+
+enum format { FMT_TABLE, FMT_JSON, FMT_DOT };
+
+static int cmd_path(const struct hms_topology *topo, const struct selector *sel,
+		    enum format fmt)
 {
 	const struct hms_initiator *in;
 	const struct hms_target *t;
 	struct hms_perf p;
-	uint32_t uid, elems[512];
+	uint32_t *elems = NULL;
 	int r, n, i;
 	char b[4][32];
 
-	r = get_initiator(topo, args[0], &in);
+	r = get_initiator(topo, &sel[0], &in);
+	if (!r)
+		r = get_target(topo, &sel[1], &t);
 	if (r)
 		return r;
-	if (parse_uid(args[1], &uid))
-		return usage_error("invalid target uid '%s'", args[1]);
-	t = hms_target_by_uid(topo, uid);
-	if (!t) {
-		err("%s: no such target", args[1]);
-		return EXIT_RUNTIME;
-	}
 	n = hms_path(topo, in, t, &p);
 	if (!n)
-		n = hms_path_elements(topo, in, t, elems, 512);
+		n = hms_path_elements(topo, in, t, NULL, 0);
+	if (n > 0) {
+		elems = calloc((size_t)n, sizeof(*elems));
+		if (!elems) {
+			err("%s", strerror(errno));
+			return EXIT_RUNTIME;
+		}
+		/* a topology is a snapshot: the count cannot change */
+		n = hms_path_elements(topo, in, t, elems, (unsigned int)n);
+	}
 	if (n < 0) {
 		if (errno == ENOENT)
 			err("initiator %" PRIu32 " cannot reach target %" PRIu32,
-			    hms_initiator_uid(in), uid);
+			    hms_initiator_uid(in), hms_target_uid(t));
 		else
 			err("path: %s", strerror(errno));
+		free(elems);
 		return EXIT_RUNTIME;
 	}
-	if (json) {
+	if (fmt == FMT_JSON) {
 		printf("{\"initiator\": %" PRIu32 ", \"target\": %" PRIu32 ", ",
-		       hms_initiator_uid(in), uid);
+		       hms_initiator_uid(in), hms_target_uid(t));
 		json_perf(&p);
 		printf(", \"elements\": [");
 		for (i = 0; i < n; i++)
 			printf("%s%" PRIu32, i ? ", " : "", elems[i]);
 		printf("]}\n");
+		free(elems);
 		return 0;
 	}
 	printf("initiator %" PRIu32 " -> target %" PRIu32 "\n"
 	       "read bandwidth:  %s MB/s\nwrite bandwidth: %s MB/s\n"
 	       "read latency:    %s ns\nwrite latency:   %s ns\npath:           ",
-	       hms_initiator_uid(in), uid,
+	       hms_initiator_uid(in), hms_target_uid(t),
 	       fmt_val(p.read_bandwidth, b[0], 32), fmt_val(p.write_bandwidth, b[1], 32),
 	       fmt_val(p.read_latency, b[2], 32), fmt_val(p.write_latency, b[3], 32));
 	for (i = 0; i < n; i++)
 		printf(" %s %" PRIu32, i % 2 ? "bridge" : "link", elems[i]);
 	putchar('\n');
+	free(elems);
 	return 0;
 }
 
-static int parse_by(const char *by, const char *only, unsigned int *out)
+static int parse_by(const char *by, const char *only, enum hms_by *how,
+		    unsigned int *filters)
 {
 	char *s, *tok, *save = NULL;
 
 	if (!by)
 		return usage_error("%s", "--by is required");
 	if (!strcmp(by, "bandwidth"))
-		*out = HMS_BY_BANDWIDTH;
+		*how = HMS_BY_BANDWIDTH;
 	else if (!strcmp(by, "latency"))
-		*out = HMS_BY_LATENCY;
+		*how = HMS_BY_LATENCY;
 	else if (!strcmp(by, "capacity"))
-		*out = HMS_BY_CAPACITY;
+		*how = HMS_BY_CAPACITY;
 	else
 		return usage_error("invalid --by '%s'", by);
+	*filters = 0;
 	if (!only)
 		return 0;
 	s = strdup(only);
@@ -627,13 +810,13 @@ static int parse_by(const char *by, const char *only, unsigned int *out)
 	}
 	for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(tok, "system")) {
-			*out |= HMS_ONLY_SYSTEM;
+			*filters |= HMS_ONLY_SYSTEM;
 		} else if (!strcmp(tok, "device")) {
-			*out |= HMS_ONLY_DEVICE;
+			*filters |= HMS_ONLY_DEVICE;
 		} else if (!strcmp(tok, "cpuless")) {
-			*out |= HMS_ONLY_CPULESS;
+			*filters |= HMS_ONLY_CPULESS;
 		} else if (!strcmp(tok, "cpu-accessible")) {
-			*out |= HMS_ONLY_CPU_ACCESSIBLE;
+			*filters |= HMS_ONLY_CPU_ACCESSIBLE;
 		} else {
 			int r = usage_error("invalid --only filter '%s'", tok);
 
@@ -645,43 +828,59 @@ static int parse_by(const char *by, const char *only, unsigned int *out)
 	return 0;
 }
 
-static int cmd_best(const struct hms_topology *topo, char **args,
-		    unsigned int how, int list)
+static int cmd_best(const struct hms_topology *topo, const struct selector *sel,
+		    const char *by, enum hms_by how, unsigned int filters,
+		    enum format fmt)
 {
 	const struct hms_initiator *in;
-	int r, n, i;
+	const struct hms_target *t;
+	struct hms_perf p;
+	int r;
 
-	r = get_initiator(topo, args[0], &in);
+	r = get_initiator(topo, sel, &in);
 	if (r)
 		return r;
-	if (!list) {
-		const struct hms_target *t = hms_best_target(topo, in, how, 0);
-
-		if (!t) {
-			err("no target for initiator %" PRIu32 ": %s",
-			    hms_initiator_uid(in),
-			    errno == ENOENT ? "none reachable" : strerror(errno));
-			return EXIT_RUNTIME;
-		}
-		printf("%" PRIu32 "\n", hms_target_uid(t));
-		return 0;
+	t = hms_best_target(topo, in, how, filters);
+	if (!t || hms_path(topo, in, t, &p)) {
+		err("no target for initiator %" PRIu32 ": %s", hms_initiator_uid(in),
+		    errno == ENOENT ? "none reachable" : strerror(errno));
+		return EXIT_RUNTIME;
 	}
-	n = hms_target_fallback_list(topo, in, how, NULL, 0);
-	if (n > 0) {
-		uint32_t *uids = calloc((size_t)n, sizeof(*uids));
+	if (fmt == FMT_JSON) {
+		printf("{\"initiator\": %" PRIu32 ", \"by\": ", hms_initiator_uid(in));
+		json_str(by);
+		printf(", \"target\": %" PRIu32 ", ", hms_target_uid(t));
+		json_perf(&p);
+		printf("}\n");
+	} else {
+		printf("%" PRIu32 "\n", hms_target_uid(t));
+	}
+	return 0;
+}
 
-		if (!uids) {
+static int cmd_fallback(const struct hms_topology *topo,
+			const struct selector *sel, const char *by,
+			enum hms_by how, unsigned int filters, enum format fmt)
+{
+	const struct hms_initiator *in;
+	struct hms_target_perf *r = NULL;
+	int ret, n, i;
+
+	ret = get_initiator(topo, sel, &in);
+	if (ret)
+		return ret;
+	n = hms_target_ranking(topo, in, how, filters, NULL, 0);
+	if (n > 0) {
+		r = calloc((size_t)n, sizeof(*r));
+		if (!r) {
 			err("%s", strerror(errno));
 			return EXIT_RUNTIME;
 		}
-		n = hms_target_fallback_list(topo, in, how, uids, (unsigned int)n);
-		for (i = 0; i < n; i++)
-			printf("%s%" PRIu32, i ? " " : "", uids[i]);
-		putchar('\n');
-		free(uids);
+		n = hms_target_ranking(topo, in, how, filters, r, (unsigned int)n);
 	}
 	if (n < 0) {
 		err("fallback: %s", strerror(errno));
+		free(r);
 		return EXIT_RUNTIME;
 	}
 	if (n == 0) {
@@ -689,29 +888,73 @@ static int cmd_best(const struct hms_topology *topo, char **args,
 		    hms_initiator_uid(in));
 		return EXIT_RUNTIME;
 	}
+	if (fmt == FMT_JSON) {
+		printf("{\"initiator\": %" PRIu32 ", \"by\": ", hms_initiator_uid(in));
+		json_str(by);
+		printf(", \"targets\": [");
+		for (i = 0; i < n; i++)
+			printf("%s%" PRIu32, i ? ", " : "", hms_target_uid(r[i].target));
+		printf("], \"paths\": [");
+		for (i = 0; i < n; i++) {
+			printf("%s{\"target\": %" PRIu32 ", ", i ? ", " : "",
+			       hms_target_uid(r[i].target));
+			json_perf(&r[i].perf);
+			printf("}");
+		}
+		printf("]}\n");
+	} else {
+		for (i = 0; i < n; i++)
+			printf("%s%" PRIu32, i ? " " : "", hms_target_uid(r[i].target));
+		putchar('\n');
+	}
+	free(r);
+	return 0;
+}
+
+static int set_format(enum format *fmt, int *given, enum format want,
+		      const char *name)
+{
+	if (*given && *fmt != want)
+		return usage_error("conflicting output formats (last: %s)", name);
+	*fmt = want;
+	*given = 1;
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	const char *root = NULL, *by = NULL, *only = NULL, *cmd;
+	enum format fmt = FMT_TABLE;
 	struct hms_topology *topo;
-	int json = 0, dot = 0, c, nargs, ret, want;
-	unsigned int how = 0;
-	uint32_t uid;
+	struct selector sel[2];
+	int given = 0, c, nargs, ret, want, i;
+	enum hms_by how = HMS_BY_BANDWIDTH;
+	unsigned int filters = 0;
 	char **args;
 
 	opterr = 0;	/* our own messages, prefixed "hmsctl:" */
-	while ((c = getopt_long(argc, argv, ":r:hV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":r:f:hV", opts, NULL)) != -1) {
+		ret = 0;
 		switch (c) {
 		case 'r':
 			root = optarg;
 			break;
+		case 'f':
+			if (!strcmp(optarg, "table"))
+				ret = set_format(&fmt, &given, FMT_TABLE, optarg);
+			else if (!strcmp(optarg, "json"))
+				ret = set_format(&fmt, &given, FMT_JSON, optarg);
+			else if (!strcmp(optarg, "dot"))
+				ret = set_format(&fmt, &given, FMT_DOT, optarg);
+			else
+				ret = usage_error("invalid --format '%s' (table, json "
+						  "or dot)", optarg);
+			break;
 		case 'j':
-			json = 1;
+			ret = set_format(&fmt, &given, FMT_JSON, "json");
 			break;
 		case 'd':
-			dot = 1;
+			ret = set_format(&fmt, &given, FMT_DOT, "dot");
 			break;
 		case 'b':
 			by = optarg;
@@ -731,6 +974,8 @@ int main(int argc, char **argv)
 		default:
 			return usage_error("unrecognized option '%s'", argv[optind - 1]);
 		}
+		if (ret)
+			return ret;
 	}
 	if (optind >= argc)
 		return usage_error("%s", "missing command");
@@ -750,43 +995,46 @@ int main(int argc, char **argv)
 			want, want == 1 ? "" : "s", nargs);
 		return EXIT_USAGE;
 	}
-	if ((json && dot) || (dot && want) || (json && want == 1))
-		return usage_error("%s", "--json/--dot do not apply here");
+	if (fmt == FMT_DOT && want)
+		return usage_error("--format dot applies only to topology, not to %s",
+				   cmd);
 	if ((by || only) && want != 1)
 		return usage_error("--by/--only only apply to best and fallback%s", "");
 	/* usage errors before anything can fail at run time */
 	if (want == 1) {
-		ret = parse_by(by, only, &how);
+		ret = parse_by(by, only, &how, &filters);
 		if (ret)
 			return ret;
 	}
-	if (want >= 1 && strcmp(args[0], "current") && parse_uid(args[0], &uid))
-		return usage_error("invalid initiator uid '%s'", args[0]);
-	if (want == 2 && parse_uid(args[1], &uid))
-		return usage_error("invalid target uid '%s'", args[1]);
+	for (i = 0; i < want; i++) {
+		ret = parse_selector(args[i], i ? "target" : "initiator", &sel[i]);
+		if (ret)
+			return ret;
+	}
 
-	if (root ? hms_topology_load_from(&topo, root)
-		 : hms_topology_load(&topo, 0)) {
+	if (hms_topology_load(&topo, root, 0)) {
 		const char *r = root ? root : getenv("HMS_SYSFS_ROOT");
 
 		err("cannot read the HMS topology from %s: %s",
-		    r ? r : HMS_SYSFS_ROOT, strerror(errno));
+		    r && *r ? r : HMS_SYSFS_ROOT, strerror(errno));
 		return EXIT_RUNTIME;
 	}
 	if (!strcmp(cmd, "topology")) {
 		ret = 0;
-		if (dot) {
+		if (fmt == FMT_DOT) {
 			show_dot(topo);
-		} else if (!json) {
+		} else if (fmt == FMT_TABLE) {
 			show_table(topo);
 		} else if (show_json(topo)) {
 			err("paths: %s", strerror(errno));
 			ret = EXIT_RUNTIME;
 		}
 	} else if (!strcmp(cmd, "path")) {
-		ret = cmd_path(topo, args, json);
+		ret = cmd_path(topo, sel, fmt);
+	} else if (!strcmp(cmd, "best")) {
+		ret = cmd_best(topo, sel, by, how, filters, fmt);
 	} else {
-		ret = cmd_best(topo, args, how, !strcmp(cmd, "fallback"));
+		ret = cmd_fallback(topo, sel, by, how, filters, fmt);
 	}
 	hms_topology_free(topo);
 	if (!ret && (fflush(stdout) || ferror(stdout))) {

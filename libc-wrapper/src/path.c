@@ -461,11 +461,11 @@ int hms_path_elements(const struct hms_topology *topo,
 		      const struct hms_target *t, uint32_t *uids,
 		      unsigned int n)
 {
-	int count = path_one(topo, in, t, NULL, uids, uids ? n : 0);
-
-	if (count < 0 || !uids)
-		return count;
-	return (unsigned int)count < n ? count : (int)n;
+	if (!uids && n) {
+		errno = EINVAL;
+		return -1;
+	}
+	return path_one(topo, in, t, NULL, uids, n);
 }
 
 /* ---------------------------------------------------------------- */
@@ -537,9 +537,9 @@ static int by_capacity(const void *x, const void *y)
 	return by_bandwidth(x, y);
 }
 
-static int filter_ok(const struct hms_target *t, unsigned int by)
+static int filter_ok(const struct hms_target *t, unsigned int flags)
 {
-	unsigned int types = by & (HMS_ONLY_SYSTEM | HMS_ONLY_DEVICE);
+	unsigned int types = flags & (HMS_ONLY_SYSTEM | HMS_ONLY_DEVICE);
 
 	if (types) {
 		int sys = t->type == HMS_TARGET_SYSTEM;
@@ -550,19 +550,19 @@ static int filter_ok(const struct hms_target *t, unsigned int by)
 		      (dev && (types & HMS_ONLY_DEVICE))))
 			return 0;
 	}
-	if ((by & HMS_ONLY_CPULESS) && !t->cpuless)
+	if ((flags & HMS_ONLY_CPULESS) && !t->cpuless)
 		return 0;
-	if ((by & HMS_ONLY_CPU_ACCESSIBLE) && !t->cpu_accessible)
+	if ((flags & HMS_ONLY_CPU_ACCESSIBLE) && !t->cpu_accessible)
 		return 0;
 	return 1;
 }
 
-#define BY_VALID	(HMS_BY_MASK | HMS_ONLY_SYSTEM | HMS_ONLY_DEVICE | \
-			 HMS_ONLY_CPULESS | HMS_ONLY_CPU_ACCESSIBLE)
+#define FILTERS_VALID	(HMS_ONLY_SYSTEM | HMS_ONLY_DEVICE | HMS_ONLY_CPULESS | \
+			 HMS_ONLY_CPU_ACCESSIBLE)
 
 /* Rank every reachable target passing the filters; returns the count. */
 static int rank(const struct hms_topology *topo, const struct hms_initiator *in,
-		unsigned int by, struct cand **out)
+		enum hms_by by, unsigned int flags, struct cand **out)
 {
 	struct cand *c;
 	struct solver s;
@@ -570,7 +570,7 @@ static int rank(const struct hms_topology *topo, const struct hms_initiator *in,
 	int (*cmp)(const void *x, const void *y);
 
 	*out = NULL;
-	switch (by & HMS_BY_MASK) {
+	switch (by) {
 	case HMS_BY_BANDWIDTH:
 		cmp = by_bandwidth;
 		break;
@@ -584,7 +584,7 @@ static int rank(const struct hms_topology *topo, const struct hms_initiator *in,
 		errno = EINVAL;
 		return -1;
 	}
-	if ((by & ~BY_VALID) || check_args(topo, in, NULL)) {
+	if ((flags & ~FILTERS_VALID) || check_args(topo, in, NULL)) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -602,7 +602,7 @@ static int rank(const struct hms_topology *topo, const struct hms_initiator *in,
 	for (i = 0; i < topo->ntargets; i++) {
 		const struct hms_target *t = &topo->targets[i];
 
-		if (!filter_ok(t, by) || bottleneck(&s, t, &c[n].bw))
+		if (!filter_ok(t, flags) || bottleneck(&s, t, &c[n].bw))
 			continue;
 		c[n++].t = t;
 	}
@@ -651,17 +651,13 @@ fail:
 
 const struct hms_target *hms_best_target(const struct hms_topology *topo,
 					 const struct hms_initiator *in,
-					 unsigned int by, unsigned long flags)
+					 enum hms_by by, unsigned int flags)
 {
 	const struct hms_target *t;
 	struct cand *c;
 	int n;
 
-	if (flags) {
-		errno = EINVAL;
-		return NULL;
-	}
-	n = rank(topo, in, by, &c);
+	n = rank(topo, in, by, flags, &c);
 	if (n < 0)
 		return NULL;
 	if (!n) {
@@ -675,41 +671,44 @@ const struct hms_target *hms_best_target(const struct hms_topology *topo,
 }
 
 int hms_target_ranking(const struct hms_topology *topo,
-		       const struct hms_initiator *in, unsigned int by,
-		       struct hms_target_perf *out, unsigned int n)
+		       const struct hms_initiator *in, enum hms_by by,
+		       unsigned int flags, struct hms_target_perf *out,
+		       unsigned int n)
 {
 	struct cand *c;
-	int i, cnt = rank(topo, in, by, &c);
+	int i, cnt;
 
+	if (!out && n) {
+		errno = EINVAL;
+		return -1;
+	}
+	cnt = rank(topo, in, by, flags, &c);
 	if (cnt < 0)
 		return -1;
-	if (out) {
-		if ((unsigned int)cnt > n)
-			cnt = (int)n;
-		for (i = 0; i < cnt; i++) {
-			out[i].target = c[i].t;
-			out[i].perf = c[i].perf;
-		}
+	for (i = 0; i < cnt && (unsigned int)i < n; i++) {
+		out[i].target = c[i].t;
+		out[i].perf = c[i].perf;
 	}
 	free(c);
 	return cnt;
 }
 
 int hms_target_fallback_list(const struct hms_topology *topo,
-			     const struct hms_initiator *in, unsigned int by,
-			     uint32_t *uids, unsigned int n)
+			     const struct hms_initiator *in, enum hms_by by,
+			     unsigned int flags, uint32_t *uids, unsigned int n)
 {
 	struct cand *c;
-	int i, cnt = rank(topo, in, by, &c);
+	int i, cnt;
 
+	if (!uids && n) {
+		errno = EINVAL;
+		return -1;
+	}
+	cnt = rank(topo, in, by, flags, &c);
 	if (cnt < 0)
 		return -1;
-	if (uids) {
-		if ((unsigned int)cnt > n)
-			cnt = (int)n;
-		for (i = 0; i < cnt; i++)
-			uids[i] = c[i].t->obj.uid;
-	}
+	for (i = 0; i < cnt && (unsigned int)i < n; i++)
+		uids[i] = c[i].t->obj.uid;
 	free(c);
 	return cnt;
 }

@@ -226,7 +226,7 @@ struct loader {
 	struct hms_topology *topo;
 	const char *root;
 	int devfd;			/* ROOT/devices */
-	unsigned long flags;
+	unsigned int flags;
 	int failed;			/* strict mode: first error */
 	/* link-target, link-initiator, link-bridge, bridge-initiator */
 	struct vec pairs[4];
@@ -234,10 +234,9 @@ struct loader {
 
 enum { P_LT, P_LI, P_LB, P_BI };
 
-static int skip_object(struct loader *ld, const char *name, const char *what)
+/* An object with a missing or malformed attribute: skip it (or fail). */
+static int skip_object(struct loader *ld)
 {
-	hms_warn(HMS_W_MALFORMED, "%s: %s missing or malformed, skipped",
-		 name, what);
 	ld->topo->nskipped++;
 	if (ld->flags & HMS_TOPOLOGY_STRICT)
 		ld->failed = EINVAL;
@@ -271,13 +270,13 @@ static int load_target(struct loader *ld, int dfd, struct hms_target *t)
 	uint64_t v;
 
 	if (read_attr(dfd, "size", buf, sizeof(buf)) || parse_u64(buf, &t->size))
-		return skip_object(ld, t->obj.name, "size");
+		return skip_object(ld);
 	if (read_attr(dfd, "nid", buf, sizeof(buf)) || parse_int(buf, &t->nid) ||
 	    t->nid < -1)
-		return skip_object(ld, t->obj.name, "nid");
+		return skip_object(ld);
 	if (read_attr(dfd, "type", t->type_name, sizeof(t->type_name)) ||
 	    !t->type_name[0])
-		return skip_object(ld, t->obj.name, "type");
+		return skip_object(ld);
 	if (!strcmp(t->type_name, "system"))
 		t->type = HMS_TARGET_SYSTEM;
 	else if (!strcmp(t->type_name, "device-private"))
@@ -288,7 +287,7 @@ static int load_target(struct loader *ld, int dfd, struct hms_target *t)
 		t->type = HMS_TARGET_UNKNOWN;
 	if (read_attr(dfd, "cpu_accessible", buf, sizeof(buf)) == 0) {
 		if (parse_u64(buf, &v) || v > 1)
-			return skip_object(ld, t->obj.name, "cpu_accessible");
+			return skip_object(ld);
 		t->cpu_accessible = (int)v;
 	} else {
 		t->cpu_accessible = t->type == HMS_TARGET_SYSTEM ||
@@ -307,7 +306,7 @@ static int load_initiator(struct loader *ld, int dfd, struct hms_initiator *in)
 		return -2;
 	if (read_attr(dfd, "cpulist", buf, ATTR_MAX)) {
 		free(buf);
-		return skip_object(ld, in->obj.name, "cpulist");
+		return skip_object(ld);
 	}
 	r = parse_cpulist(buf, in);
 	if (r == -2) {
@@ -316,13 +315,13 @@ static int load_initiator(struct loader *ld, int dfd, struct hms_initiator *in)
 	}
 	if (r) {
 		free(buf);
-		return skip_object(ld, in->obj.name, "cpulist");
+		return skip_object(ld);
 	}
 	in->cpulist = buf;
 	in->nid = -1;
 	if (read_attr(dfd, "nid", dev, sizeof(dev)) == 0) {
 		if (parse_int(dev, &in->nid) || in->nid < -1)
-			return skip_object(ld, in->obj.name, "nid");
+			return skip_object(ld);
 	}
 	/* device symlink: resolve it; a dangling one is ignored */
 	{
@@ -347,9 +346,9 @@ static int load_link(struct loader *ld, int dfd, struct hms_link *l)
 	uint64_t d;
 
 	if (read_perf(dfd, &l->perf))
-		return skip_object(ld, l->obj.name, "perf attribute");
+		return skip_object(ld);
 	if (read_opt_u64(dfd, "distance", &d) || d > UINT32_MAX)
-		return skip_object(ld, l->obj.name, "distance");
+		return skip_object(ld);
 	l->distance = (uint32_t)d;
 	return 0;
 }
@@ -357,7 +356,7 @@ static int load_link(struct loader *ld, int dfd, struct hms_link *l)
 static int load_bridge(struct loader *ld, int dfd, struct hms_bridge *b)
 {
 	if (read_perf(dfd, &b->perf))
-		return skip_object(ld, b->obj.name, "perf attribute");
+		return skip_object(ld);
 	return 0;
 }
 
@@ -499,12 +498,10 @@ static int load_members(struct loader *ld, int objfd,
 			if (parse_name(de->d_name, &ver, &uid, &type) || ver != 1)
 				continue;
 			o = hms__lookup(ld->topo, uid);
+			/* dangling, misdirected or naming an object not loaded */
 			if (!o || o->type != type || type != want ||
-			    !member_ok(dirfd(d), de->d_name)) {
-				hms_warn(HMS_W_DANGLING, "%s/%s/%s: dangling or unknown, ignored",
-					 self->name, member_dirs[self->type][k], de->d_name);
+			    !member_ok(dirfd(d), de->d_name))
 				continue;
-			}
 			if (add_pair(ld, self, o)) {
 				closedir(d);
 				return -1;
@@ -691,8 +688,6 @@ static int do_load(struct loader *ld, const char *root)
 		    parse_name(de->d_name, &ver, &uid, &type))
 			continue;
 		if (ver != 1 || type == HMS_OBJ_NONE) {
-			hms_warn(HMS_W_VERSION, "%s: unknown version or type, ignored",
-				 de->d_name);
 			topo->nignored++;
 			continue;
 		}
@@ -715,7 +710,6 @@ static int do_load(struct loader *ld, const char *root)
 	for (i = 0; i < ents.n; i++) {
 		if ((i + 1 < ents.n && e[i + 1].uid == e[i].uid) ||
 		    (i > 0 && e[i - 1].uid == e[i].uid)) {
-			hms_warn(HMS_W_DUPLICATE, "%s: duplicate uid, skipped", e[i].name);
 			topo->nskipped++;
 			if (ld->flags & HMS_TOPOLOGY_STRICT)
 				ld->failed = EINVAL;
@@ -757,12 +751,12 @@ static int do_load(struct loader *ld, const char *root)
 		memcpy(o->name, e[i].name, sizeof(o->name));
 		fd = openat(ld->devfd, e[i].name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (fd < 0) {
-			skip_object(ld, o->name, "object directory");
+			skip_object(ld);
 			continue;
 		}
 		if (read_attr(fd, "uid", buf, sizeof(buf)) ||
 		    parse_u64(buf, &uid) || uid != o->uid) {
-			skip_object(ld, o->name, "uid");
+			skip_object(ld);
 		} else {
 			switch (o->type) {
 			case HMS_OBJ_TARGET:
@@ -860,8 +854,6 @@ static int do_load(struct loader *ld, const char *root)
 		struct hms_bridge *b = &topo->bridges[i];
 
 		if (b->usable != 2) {
-			hms_warn(HMS_W_MALFORMED, "%s: %d links instead of 2, unusable",
-				 b->obj.name, b->usable);
 			b->links[0] = NULL;
 			b->links[1] = NULL;
 			if (ld->flags & HMS_TOPOLOGY_STRICT) {
@@ -883,8 +875,8 @@ out:
 	return err;
 }
 
-int hms_topology_load_from_flags(struct hms_topology **topop, const char *root,
-				 unsigned long flags)
+int hms_topology_load(struct hms_topology **topop, const char *root,
+		      unsigned int flags)
 {
 	struct loader ld = { .flags = flags };
 	int err, k;
@@ -895,12 +887,12 @@ int hms_topology_load_from_flags(struct hms_topology **topop, const char *root,
 	}
 	*topop = NULL;
 	if (!root || !*root)
+		root = secure_getenv("HMS_SYSFS_ROOT");
+	if (!root || !*root)
 		root = HMS_SYSFS_ROOT;
 	ld.topo = calloc(1, sizeof(*ld.topo));
-	if (!ld.topo) {
-		hms_error("hms_topology_load");
+	if (!ld.topo)
 		return -1;
-	}
 	for (k = 0; k < 4; k++)
 		ld.pairs[k].elem = sizeof(struct pair);
 	err = do_load(&ld, root);
@@ -909,23 +901,10 @@ int hms_topology_load_from_flags(struct hms_topology **topop, const char *root,
 	if (err) {
 		hms_topology_free(ld.topo);
 		errno = err;
-		hms_error("hms_topology_load");
-		errno = err;
 		return -1;
 	}
 	*topop = ld.topo;
 	return 0;
-}
-
-int hms_topology_load_from(struct hms_topology **topo, const char *root)
-{
-	return hms_topology_load_from_flags(topo, root, 0);
-}
-
-int hms_topology_load(struct hms_topology **topo, unsigned long flags)
-{
-	return hms_topology_load_from_flags(topo, secure_getenv("HMS_SYSFS_ROOT"),
-					    flags);
 }
 
 /* ---------------------------------------------------------------- */

@@ -15,20 +15,18 @@ modprobe test_hms ndevices=2 mem_mb=64 2>&1 || echo "test_hms not available"
 step "hmsctl topology"
 hmsctl topology || echo "hmsctl failed"
 if [ -d /mnt/share ]; then
-	hmsctl topology --dot > /mnt/share/topology.dot 2>/dev/null &&
+	hmsctl topology --format dot > /mnt/share/topology.dot 2>/dev/null &&
 		echo "(Graphviz description written for the host to render)"
 fi
 
 step "hmsctl best for the initiator of CPU 0"
-init=$(for d in /sys/bus/hms/devices/v1-*-initiator; do
-	[ "$(cat "$d/cpulist" 2>/dev/null)" = "$(cat /sys/devices/system/node/node0/cpulist)" ] && cat "$d/uid"
-done | head -n1)
-if [ -n "$init" ]; then
-	for by in bandwidth latency capacity; do
-		printf 'best by %-9s: ' "$by"
-		hmsctl best "$init" --by "$by"
-	done
-fi
+for by in bandwidth latency capacity; do
+	printf 'best by %-9s: ' "$by"
+	hmsctl best cpu:0 --by "$by" || echo "hmsctl failed"
+done
+
+step "hmsctl path from accelerator 0 to the memory of accelerator 1 (peer link and bridge)"
+hmsctl path hms_test0 hms_test1 || echo "hmsctl failed"
 
 step "Example program: allocate, bind, migrate to HBM, to the device and back"
 hms-demo || echo "hms-demo failed"

@@ -9,6 +9,11 @@ setup() {
 	D=/sys/bus/hms/devices
 }
 
+teardown() {
+	# the device selector test loads test_hms: never leave it to the next suites
+	if [ -d /sys/module/test_hms ]; then rmmod test_hms; fi
+}
+
 tgt_of_node() {
 	local t
 	for t in "$D"/v1-*-target; do
@@ -26,7 +31,7 @@ ini_of_node() {
 }
 
 @test "hmsctl topology lists the nodes numactl -H lists" {
-	run hmsctl topology --json
+	run hmsctl topology --format json
 	assert_success
 	echo "$output" > "$BATS_TEST_TMPDIR/topo.json"
 	got=$(jq -r '.targets[] | select(.type == "system") | .nid' "$BATS_TEST_TMPDIR/topo.json" | sort -n | xargs)
@@ -45,7 +50,7 @@ ini_of_node() {
 			lat=$(topo_hmat "$i" "$t" latency)
 			[ -n "$lat" ] || continue
 			bw=$(topo_hmat "$i" "$t" bandwidth)
-			run hmsctl path "$(ini_of_node "$i")" "$(tgt_of_node "$t")" --json
+			run hmsctl path "$(ini_of_node "$i")" "$(tgt_of_node "$t")" --format json
 			assert_success
 			assert_equal "$(echo "$output" | jq .read_latency)" "$lat"
 			assert_equal "$(echo "$output" | jq .write_latency)" "$lat"
@@ -92,7 +97,7 @@ ini_of_node() {
 	for t in $(topo_memory_nodes); do
 		i=$(ls /sys/devices/system/node/node$t/access0/initiators | sed -n 's/^node\([0-9]*\)$/\1/p' | head -1)
 		[ -n "$i" ] || continue
-		run hmsctl path "$(ini_of_node "$i")" "$(tgt_of_node "$t")" --json
+		run hmsctl path "$(ini_of_node "$i")" "$(tgt_of_node "$t")" --format json
 		assert_success
 		bw=$(echo "$output" | jq .read_bandwidth)
 		lat=$(echo "$output" | jq .read_latency)
@@ -108,9 +113,77 @@ ini_of_node() {
 		node=$(basename "$(ls -d /sys/devices/system/cpu/cpu$cpu/node* | head -1)" | sed 's/node//')
 		run taskset -c "$cpu" hmsctl best current --by bandwidth
 		assert_success
-		run taskset -c "$cpu" hmsctl path current "$(tgt_of_node "$node")" --json
+		run taskset -c "$cpu" hmsctl path current current --format json
 		assert_success
 		assert_equal "$(echo "$output" | jq .initiator)" "$(ini_of_node "$node")"
+		[ -z "$(tgt_of_node "$node")" ] ||
+			assert_equal "$(echo "$output" | jq .target)" "$(tgt_of_node "$node")"
+	done
+}
+
+@test "hmsctl node:N and cpu:N select the objects sysfs gives for node N and CPU N" {
+	for n in $(topo_initiators); do
+		run hmsctl best "node:$n" --by latency --format json
+		assert_success
+		assert_equal "$(echo "$output" | jq .initiator)" "$(ini_of_node "$n")"
+	done
+	for n in $(topo_memory_nodes); do
+		i=$(topo_initiators | head -1)
+		run hmsctl path "node:$i" "node:$n" --format json
+		assert_success
+		assert_equal "$(echo "$output" | jq .target)" "$(tgt_of_node "$n")"
+	done
+	for cpu in $(seq 0 $(($(nproc) - 1))); do
+		node=$(basename "$(ls -d /sys/devices/system/cpu/cpu$cpu/node* | head -1)" | sed 's/node//')
+		run hmsctl path "cpu:$cpu" "cpu:$cpu" --format json
+		assert_success
+		assert_equal "$(echo "$output" | jq .initiator)" "$(ini_of_node "$node")"
+		assert_equal "$(echo "$output" | jq .target)" "$(tgt_of_node "$node")"
+	done
+	run -1 hmsctl path "cpu:$(nproc)" node:0
+	assert_output --partial "no initiator has CPU $(nproc)"
+}
+
+@test "hmsctl selects a device initiator and its memory by the device's name or sysfs path" {
+	modprobe -n -q test_hms 2>/dev/null || skip "no test_hms module"
+	run modprobe test_hms ndevices=1 mem_mb=16
+	assert_success
+	ini= tgt=
+	for o in "$D"/v1-*-initiator; do
+		if [ "$(readlink -f "$o/device")" = /sys/devices/virtual/misc/hms_test0 ]; then
+			ini=$(cat "$o/uid")
+		fi
+	done
+	for o in "$D"/v1-*-target; do
+		if [ "$(cat "$o/type")" = device-private ]; then tgt=$(cat "$o/uid"); fi
+	done
+	[ -n "$ini" ] || fail "no initiator of hms_test0 on the bus"
+	[ -n "$tgt" ] || fail "no device-private target on the bus"
+	run hmsctl path hms_test0 hms_test0 --format json
+	assert_success
+	assert_equal "$(echo "$output" | jq .initiator)" "$ini"
+	assert_equal "$(echo "$output" | jq .target)" "$tgt"
+	assert_equal "$(echo "$output" | jq '.elements | length')" 1
+	run hmsctl path /sys/class/misc/hms_test0 "$tgt" --format json
+	assert_success
+	assert_equal "$(echo "$output" | jq .initiator)" "$ini"
+	run rmmod test_hms
+	assert_success
+	run -1 hmsctl path hms_test0 node:0
+	assert_output --partial "hms_test0: no device initiator of that device"
+}
+
+@test "hmsctl fallback --format json gives, for each target, the values hmsctl path gives" {
+	for i in $(topo_initiators); do
+		run hmsctl fallback "node:$i" --by bandwidth --format json
+		assert_success
+		fb=$output
+		for t in $(echo "$fb" | jq '.targets[]'); do
+			run hmsctl path "node:$i" "$t" --format json
+			assert_success
+			assert_equal "$(echo "$fb" | jq -c ".paths[] | select(.target == $t) | del(.target)")" \
+				"$(echo "$output" | jq -c 'del(.initiator, .target, .elements)')"
+		done
 	done
 }
 
@@ -130,4 +203,12 @@ ini_of_node() {
 	run -1 hmsctl path 999999 999998
 	assert_output --partial "hmsctl:"
 	run -2 hmsctl best 0 --by weight
+	run -2 hmsctl path node:x 0
+	assert_output --partial "invalid initiator 'node:x'"
+	run -1 hmsctl path node:9999 node:0
+	assert_output --partial "no CPU initiator on node 9999"
+	run -2 hmsctl --format dot path node:0 node:0
+	assert_output --partial "--format dot applies only to topology"
+	run -2 hmsctl --format yaml topology
+	assert_output --partial "invalid --format 'yaml'"
 }

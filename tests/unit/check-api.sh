@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# check-api.sh --tap FIXTURES HMSCTL - the libhms API is the same
+# everywhere it is written down: the functions declared in hms.h, the
+# version map, the symbols libhms.so exports (found next to HMSCTL, as
+# tests/unit/Makefile builds them) and the man pages. TAP on stdout, like
+# the test programs (run-tests.sh merges them); FIXTURES is unused.
+set -uo pipefail
+[ "${1:-}" = --tap ] && shift
+[ $# -eq 2 ] || { echo "usage: $0 [--tap] FIXTURES HMSCTL" >&2; exit 2; }
+src=$(cd "$(dirname "$0")/../../libc-wrapper" && pwd)
+lib=$(dirname "$2")/libhms.so
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 failed=0
+
+# result OK SPEC [DETAILS...]
+result() {
+	local ok=$1 spec=$2
+	shift 2
+	n=$((n + 1))
+	if [ "$ok" = 0 ]; then
+		echo "ok $n - $spec"
+	else
+		echo "not ok $n - $spec"
+		printf '# %s\n' "$@"
+		failed=1
+	fi
+}
+
+# the functions hms.h declares (preprocessed, so comments do not count)
+gcc -E -P -I "$src/include" "$src/include/hms.h" | tr '\n' ' ' |
+	grep -oE '[A-Za-z_0-9]+ *\(' | grep -oE '^(hbind|hms_[a-z_0-9]+)' |
+	sort -u > "$tmp/header"
+sed -n 's/^[[:space:]]*\(hbind\|hms_[a-z_0-9]*\);$/\1/p' "$src/libhms.map" |
+	sort -u > "$tmp/map"
+if [ -e "$lib" ]; then
+	nm -D --defined-only "$lib" | awk '$2 == "T" { print $3 }' > "$tmp/syms"
+	sed 's/@.*//' "$tmp/syms" | sort -u > "$tmp/exported"
+	grep -v '@@HMS_1\.0$' "$tmp/syms" > "$tmp/unversioned"
+else
+	echo "missing $lib" > "$tmp/unversioned"
+	: > "$tmp/exported"
+fi
+find "$src/man/man3" -name '*.3' -printf '%f\n' | sed 's/\.3$//' |
+	grep -vx libhms | sort -u > "$tmp/man"
+
+d=$(diff "$tmp/header" "$tmp/map")
+result $? "libhms.map lists exactly the functions hms.h declares" "$d"
+d=$(diff "$tmp/header" "$tmp/exported")
+result $? "libhms.so exports exactly the functions hms.h declares" "$d"
+[ ! -s "$tmp/unversioned" ]
+result $? "every exported function has the version HMS_1.0" "$(cat "$tmp/unversioned")"
+d=$(comm -23 "$tmp/header" "$tmp/man")
+[ -z "$d" ]
+result $? "every public function has its man page (man3/FUNCTION.3)" "missing: $d"
+d=$(comm -13 "$tmp/header" "$tmp/man")
+[ -z "$d" ]
+result $? "every man3 page but libhms.3 is named after a public function" "dead: $d"
+bad=
+for f in "$src"/man/man3/*.3; do
+	so=$(sed -n 's/^\.so man3\/\(.*\)$/\1/p' "$f")
+	[ -z "$so" ] || [ -f "$src/man/man3/$so" ] || bad="$bad ${f##*/}"
+	[ -n "$so" ] || grep -q '^\.SH NAME' "$f" || bad="$bad ${f##*/}"
+done
+[ -z "$bad" ]
+result $? "every man3 page is a page or a .so link to an existing page" "bad:$bad"
+d=$(grep -rn -E 'hms_(error|warn)\b|HMS_W_|_load_from|HMS_DEBUG|hwloc_get_best_target' \
+	"$src/include" "$src/src" "$src/man" "$src/examples" "$src/README.md")
+[ -z "$d" ]
+result $? "nothing mentions a removed API (hms_error, hms_warn, HMS_DEBUG, the _load_from loaders)" "$d"
+echo "1..$n"
+exit $failed
