@@ -6,24 +6,11 @@
 setup() {
 	load common
 	have_hms || fail "no /sys/bus/hms/devices: the kernel has no HMS"
-	D=/sys/bus/hms/devices
 }
 
-tgt_of_node() {
-	local t
-	for t in "$D"/v1-*-target; do
-		[ "$(cat "$t/nid")" = "$1" ] && [ "$(cat "$t/type")" = system ] && cat "$t/uid"
-	done
-	return 0
-}
-
-ini_of_node() {
-	local i
-	for i in "$D"/v1-*-initiator; do
-		[ "$(cat "$i/nid")" = "$1" ] && cat "$i/uid"
-	done
-	return 0
-}
+# tgt_of_node N / ini_of_node N: uid of node N's system target / initiator
+tgt_of_node() { hms_find_uid target nid="$1" type=system; }
+ini_of_node() { hms_find_uid initiator nid="$1"; }
 
 @test "hmsctl topology lists the nodes numactl -H lists" {
 	run hmsctl topology --json
