@@ -31,6 +31,8 @@ userspace: deps ## build libhms, hmsctl, the examples and the test helpers for t
 
 # The scripts behind these targets leave the building to the prerequisites.
 check demo bench build-each: export HMS_FROM_MAKE := 1
+# the demo and the benchmark boot the kernel built without DEBUG
+demo bench: override DEBUG := 0
 
 check: kernel rootfs userspace ## run every test (host unit tests, guest suites); TOPOLOGIES=, SUITES=, DEBUG=1
 	@scripts/check.sh
