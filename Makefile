@@ -10,7 +10,7 @@ DEBUG ?= 0
 HMS_T0 := $(shell date +%s)
 export HMS_CACHE DEBUG HMS_T0
 
-KERNEL_ARGS := $(if $(filter 1,$(DEBUG)),--debug)
+KERNEL_ARGS = $(if $(filter 1,$(DEBUG)),--debug)
 
 .PHONY: all deps kernel rootfs userspace check demo bench unit shell \
 	patches-check build-each clean-runs help
