@@ -109,10 +109,10 @@ objects() {
 	echo "$(find "$obj" -name '*.o' | wc -l)${nobj:+ of about $nobj} objects compiled"
 }
 build_all() {
-	kmake bzImage modules
-	rm -rf "$obj/modules-install.new"
-	kmake INSTALL_MOD_PATH="$obj/modules-install.new" INSTALL_MOD_STRIP=1 modules_install
-	rm -rf "$obj/modules-install"
+	kmake bzImage modules &&
+	rm -rf "$obj/modules-install.new" &&
+	kmake INSTALL_MOD_PATH="$obj/modules-install.new" INSTALL_MOD_STRIP=1 modules_install &&
+	rm -rf "$obj/modules-install" &&
 	mv "$obj/modules-install.new" "$obj/modules-install"
 }
 nobj=$(cat "$obj/.hms-objects" 2>/dev/null || true)

@@ -37,9 +37,9 @@ debootstrap_progress() {
 
 # make_rootfs MIRROR PACKAGES: the rootfs, in $ROOTFS.tmp
 make_rootfs() {
-	debootstrap --variant=minbase --include="$2" bookworm "$ROOTFS.tmp" "$1" || return
-	rm -rf "$ROOTFS.tmp/var/cache/apt/archives/"*.deb
-	mkdir -p "$ROOTFS.tmp"/mnt/{ctl,hms,share,tmp} "$ROOTFS.tmp/lib/modules" "$ROOTFS.tmp/sys/kernel/debug"
+	debootstrap --variant=minbase --include="$2" bookworm "$ROOTFS.tmp" "$1" &&
+	rm -rf "$ROOTFS.tmp/var/cache/apt/archives/"*.deb &&
+	mkdir -p "$ROOTFS.tmp"/mnt/{ctl,hms,share,tmp} "$ROOTFS.tmp/lib/modules" "$ROOTFS.tmp/sys/kernel/debug" &&
 	echo hms > "$ROOTFS.tmp/etc/hostname"
 }
 

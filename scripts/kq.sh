@@ -66,13 +66,13 @@ extracted() {
 # pristine_tree DIR: extract the kernel source into DIR and make DIR a git
 # repository whose first commit holds it
 pristine_tree() {
-	tar -C "$1" --strip-components=1 -xJvf "$KSRC_TARBALL"
-	echo "[recording the tree in git]"
-	git_k "$1" init -q -b pristine
-	git_k "$1" config core.autocrlf false
-	git_k "$1" config gc.auto 0
-	git_k "$1" add -A -f .
-	git_k "$1" commit -q -m "Debian linux-source-6.12 ($(basename "$KSRC_TARBALL"), pristine)"
+	tar -C "$1" --strip-components=1 -xJvf "$KSRC_TARBALL" &&
+	echo "[recording the tree in git]" &&
+	git_k "$1" init -q -b pristine &&
+	git_k "$1" config core.autocrlf false &&
+	git_k "$1" config gc.auto 0 &&
+	git_k "$1" add -A -f . &&
+	git_k "$1" commit -q -m "Debian linux-source-6.12 ($(basename "$KSRC_TARBALL"), pristine)" &&
 	git_k "$1" tag pristine-base
 }
 

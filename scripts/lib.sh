@@ -1,16 +1,16 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034
 # Common settings for the HMS scripts. Source it; do not run it.
 #
 # HMS_CACHE holds everything that is big and rebuilt incrementally: the
 # pristine kernel tree (a git repository), the series worktree, the kernel
 # object directory, the rootfs and the userspace build outputs. It lives
 # outside the clone so that a fresh clone on the same machine reuses it.
+# (The settings below are for the scripts that source this file.)
 
 HMS_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 HMS_CACHE=${HMS_CACHE:-/var/cache/hms}
 KSRC_TARBALL=${KSRC_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 KPRISTINE=$HMS_CACHE/linux-pristine	# git repo, first commit = pristine tree
-KTREE=$HMS_CACHE/linux			# worktree with the series applied
 KOBJ=$HMS_CACHE/kbuild			# kernel object directory (O=)
 KOBJ_DEBUG=$HMS_CACHE/kbuild-debug	# object directory for DEBUG=1
 ROOTFS=$HMS_CACHE/rootfs
@@ -50,6 +50,8 @@ duration() {
 # e.g. "about 3 min on a cold machine") and where its log is, then every HMS_PROGRESS_EVERY seconds (30)
 # one line with the time so far and what the function PROGRESS prints (''
 # for none). On failure prints the end of the log. Returns CMD's status.
+# CMD may run where set -e is off (long_step ... || die): a function given
+# as CMD must return its own failures (&& chains).
 long_step() {
 	local what=$1 expected=$2 logfile=$3 progress=$4 pid t0 next rc=0
 	local every=${HMS_PROGRESS_EVERY:-30}
