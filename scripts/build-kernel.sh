@@ -46,7 +46,7 @@ frags=("$HMS_TOP/kernel-patches/config/hms.config")
 want=$( (cat "${frags[@]}"; cd "$tree" && git ls-files -s -- '*Kconfig*' 2>/dev/null | sha256sum) | sha256sum | cut -c1-16)
 
 # ccache with a base directory: the same source compiled from another
-# worktree of the cache (bisect, a developer's tree) hits the cache.
+# worktree of the cache (build-each, a developer's tree) hits the cache.
 export CCACHE_DIR=${CCACHE_DIR:-$HMS_CACHE/ccache}
 export CCACHE_BASEDIR=$HMS_CACHE
 export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
@@ -70,7 +70,7 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.hms-config" 2>/dev/null)" != "$wan
 	# error: a DEBUG=1 run without KASAN must not pass for one with it.
 	# Later fragments override earlier ones, as in merge_config.sh; an
 	# option the tree does not define yet (a prefix of the series, in
-	# bisect) is only noted.
+	# build-each) is only noted.
 	declare -A req=()
 	for f in "${frags[@]}"; do
 		while IFS= read -r line; do
