@@ -163,7 +163,9 @@ q+=(-serial file:"$run/serial.log" -monitor none)
 printf '%q ' "${q[@]}" > "$run/qemu-cmdline"
 
 : > "$run/output"
-log "booting $(basename "$qargs" .args) ($acc; the guest is up within a minute under TCG, then runs: $*; serial log: $run/serial.log)"
+cmd_words="$*"
+[ ${#cmd_words} -le 60 ] || cmd_words="${cmd_words:0:57}..."
+log "booting $(basename "$qargs" .args) ($acc): the guest is up within a minute under TCG, then runs: $cmd_words; serial log: $run/serial.log"
 set +e
 timeout -k 10 "$timeout" "${q[@]}" > "$run/qemu.log" 2>&1 &
 qpid=$!
