@@ -51,7 +51,7 @@ if [ "$(cat "$ROOTFS/.hms-rootfs" 2>/dev/null)" != "$stamp" ]; then
 	pkgs=$(grep -v '^[[:space:]]*\(#\|$\)' "$list" | paste -sd, -)
 	log "guest packages: $pkgs"
 	rm -rf "$ROOTFS.tmp"
-	long_step "debootstrap bookworm minbase into $ROOTFS" "about 5 min on a cold machine" \
+	long_step "debootstrap bookworm minbase into $ROOTFS" "about 8 min on a cold machine, depending on the mirror" \
 		"$HMS_CACHE/debootstrap.log" debootstrap_progress make_rootfs "$mirror" "$pkgs" ||
 		die "debootstrap failed"
 	rm -rf "$ROOTFS"
