@@ -1,52 +1,62 @@
 # HMS - Heterogeneous Memory System and hbind(): top-level commands.
-#
-#   make demo    set everything up, boot the demo topology, show HMS at work
-#   make check   set everything up, run every test (host and guest)
-#                (DEBUG=1: KASAN/lockdep/kmemleak kernel)
-#   make bench   hbind MIGRATE/BIND vs move_pages/mbind/migrate_pages
-#
-# Big things (kernel tree and objects, rootfs, outputs) live in $(HMS_CACHE),
-# outside the clone, and are rebuilt incrementally.
+# `make help` lists the targets. The build pipeline is deps -> kernel,
+# rootfs, userspace; check, demo, bench, shell and build-each have the
+# steps they need as prerequisites, and every step is quick when its
+# inputs did not change. Big things (kernel tree and objects, rootfs,
+# outputs) live in $(HMS_CACHE), outside the clone.
 HMS_CACHE ?= /var/cache/hms
 DEBUG ?= 0
-export HMS_CACHE DEBUG
+# when make started: check.sh counts the builds in its "in all" time
+HMS_T0 := $(shell date +%s)
+export HMS_CACHE DEBUG HMS_T0
 
-.PHONY: all deps kernel rootfs userspace demo check bench unit shell patches-check bisect clean-runs
+KERNEL_ARGS = $(if $(filter 1,$(DEBUG)),--debug)
 
-all: kernel rootfs userspace
+.PHONY: all deps kernel rootfs userspace check demo bench unit shell \
+	patches-check build-each clean-runs help
 
-deps:
-	scripts/setup.sh
+all: kernel rootfs userspace ## build everything the guest needs (= kernel rootfs userspace)
 
-kernel: deps
-	scripts/build-kernel.sh $(if $(filter 1,$(DEBUG)),--debug)
+deps: ## install the host packages (apt-get, as root) and create HMS_CACHE
+	@scripts/setup.sh
 
-rootfs: deps
-	scripts/build-rootfs.sh
+kernel: deps ## apply kernel-patches/ and build the guest kernel (DEBUG=1: the debug kernel)
+	@scripts/build-kernel.sh $(KERNEL_ARGS) >/dev/null
 
-userspace: deps
-	scripts/build-userspace.sh
+rootfs: deps ## debootstrap the guest's Debian root filesystem (rootfs/packages.txt)
+	@scripts/build-rootfs.sh >/dev/null
 
-demo:
-	scripts/demo.sh
+userspace: deps ## build libhms, hmsctl, the examples and the test helpers for the guest
+	@scripts/build-userspace.sh >/dev/null
 
-check:
-	scripts/check.sh
+# The scripts behind these targets leave the building to the prerequisites.
+check demo bench build-each: export HMS_FROM_MAKE := 1
+# the demo and the benchmark boot the kernel built without DEBUG
+demo bench: override DEBUG := 0
 
-bench:
-	scripts/bench.sh
+check: kernel rootfs userspace ## run every test (host unit tests, guest suites); TOPOLOGIES=, SUITES=, DEBUG=1
+	@scripts/check.sh
 
-unit: deps
+demo: kernel rootfs userspace ## boot the demo topology and show HMS at work
+	@scripts/demo.sh
+
+bench: kernel rootfs userspace ## the benchmark: hbind vs move_pages/mbind/migrate_pages (docs/benchmarks.md)
+	@scripts/bench.sh
+
+unit: deps ## only the host unit tests of libhms and hmsctl
 	$(MAKE) -C tests/unit check
 
-shell: all
-	scripts/vm.sh --topology $(or $(TOPOLOGY),two-socket-hbm) $(if $(filter 1,$(DEBUG)),--debug)
+shell: kernel rootfs userspace ## an interactive guest shell (TOPOLOGY=, default two-socket-hbm; DEBUG=1)
+	scripts/vm.sh --topology $(or $(TOPOLOGY),two-socket-hbm) $(KERNEL_ARGS)
 
-patches-check:
-	scripts/kq.sh check
+patches-check: deps ## checkpatch.pl --strict on every kernel patch
+	@scripts/kq.sh check
 
-bisect:
-	scripts/kq.sh bisect
+build-each: rootfs userspace ## build the kernel after each patch, boot the CONFIG_HMS=n build (nohms suite)
+	@scripts/kq.sh build-each
 
-clean-runs:
+clean-runs: ## delete the kept guest runs and check results from HMS_CACHE
 	rm -rf $(HMS_CACHE)/runs $(HMS_CACHE)/check
+
+help: ## list the targets
+	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)

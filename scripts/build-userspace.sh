@@ -1,9 +1,18 @@
 #!/usr/bin/env bash
 # build-userspace.sh - what the guest needs from this repo, into $HMS_OUT
 # (shared read-only at /mnt/hms): libhms and hmsctl built static with musl,
-# the test helpers, the example programs, and the bats suites.
+# the test helpers, the example programs, and the bats suites. Quick (under
+# a minute), and prints the output directory.
+#
+#   scripts/build-userspace.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+
+case ${1:-} in
+-h|--help) script_help; exit 0 ;;
+'') ;;
+*) script_help >&2; exit 2 ;;
+esac
 
 mkdir -p "$HMS_OUT/bin" "$HMS_OUT/tests"
 # libhms + hmsctl (musl, static) for the guest
@@ -36,9 +45,10 @@ if [ -f "$HMS_TOP/libc-wrapper/Makefile" ]; then
 	musl-gcc -static -O2 -Wall -o "$HMS_OUT/bin/hms-demo-musl" "$HMS_TOP/libc-wrapper/examples/hms-demo.c" \
 		$(PKG_CONFIG_SYSROOT_DIR=$msysroot PKG_CONFIG_LIBDIR=$msysroot/usr/lib/pkgconfig pkg-config --cflags --static --libs hms)
 fi
-# test helpers (static, musl)
+# test helpers (static, musl), with the test drivers' uapi headers from this
+# cache's kernel tree (scripts/kq.sh sync)
 make -s -C "$HMS_TOP/tests/guest/helpers" BUILDDIR="$HMS_OUT/bin" \
-	HMS_PREFIX="$HMS_OUT" >&2
+	HMS_PREFIX="$HMS_OUT" KSRC="$HMS_CACHE/linux-build" >&2
 # suites
 rm -rf "$HMS_OUT/tests/guest.new"
 cp -a "$HMS_TOP/tests/guest" "$HMS_OUT/tests/guest.new"

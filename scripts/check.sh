@@ -1,16 +1,25 @@
 #!/usr/bin/env bash
-# check.sh - everything `make check` does, from nothing:
-# install what is missing, build the kernel from kernel-patches/, the rootfs,
-# the userspace (libhms, hmsctl, test helpers), run the host unit tests, then
-# boot each topology of tests/guest/suites.conf and run its bats suites.
-# Ends with one line "N passed, N failed, N skipped"; exits non-zero on any
-# failure, missing result, guest crash or timeout.
+# check.sh - what `make check` runs once the kernel, rootfs and userspace
+# are built (run by hand, it builds them first, through the Makefile): the
+# host unit tests, then each topology of tests/guest/suites.conf booted with
+# its bats suites. A TAP line per test, and at the end one line
+# "N passed, N failed[, N skipped]"; exits non-zero on any failure, missing
+# result, guest crash or timeout. Results are kept in $HMS_CACHE/check/.
+#
+#   scripts/check.sh            (or: make check)
 #   DEBUG=1   use the debug kernel (KASAN, lockdep, kmemleak, fault injection)
 #   TOPOLOGIES="flat tiered"   only these topologies
-#   SUITES="hbind"             only these suites (where the topology has them)
+#   SUITES="hbind"             only these suites (where the topology has them;
+#                              "unit" selects the host unit tests)
 #   HMS_GUEST_TIMEOUT=SECONDS  per-guest limit (default 1800, DEBUG=1: 7200)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+
+case ${1:-} in
+-h|--help) script_help; exit 0 ;;
+'') ;;
+*) script_help >&2; exit 2 ;;
+esac
 
 DEBUG=${DEBUG:-0}
 dbg=()
@@ -21,13 +30,10 @@ if [ "$DEBUG" = 1 ]; then
 	dbg=(--debug)
 	guest_timeout=${HMS_GUEST_TIMEOUT:-7200}
 fi
-t0=$(date +%s)
-
-"$HMS_TOP/scripts/setup.sh" || die "set-up failed"
-"$HMS_TOP/scripts/build-kernel.sh" "${dbg[@]}" >/dev/null || die "kernel build failed"
-"$HMS_TOP/scripts/build-rootfs.sh" >/dev/null || die "rootfs build failed"
-"$HMS_TOP/scripts/build-userspace.sh" >/dev/null || die "userspace build failed"
-log "set-up and builds done in $(( $(date +%s) - t0 ))s"
+# the Makefile's start time, so that "in all" counts the builds too
+t0=${HMS_T0:-$(date +%s)}
+need kernel rootfs userspace || die "set-up or build failed"
+log "set-up and builds done in $(duration $(( $(date +%s) - t0 )))"
 
 res=$HMS_CACHE/check/$(date +%Y%m%d-%H%M%S)
 mkdir -p "$res"
@@ -84,9 +90,9 @@ while IFS= read -r line; do
 	[ ${#suites[@]} -gt 0 ] || continue
 	log "guest: $topo: ${suites[*]}"
 	"$HMS_TOP/scripts/vm.sh" --topology "$topo" "${dbg[@]}" --timeout "$guest_timeout" \
-		-- /mnt/hms/tests/guest/run.sh "${suites[@]}" 2>"$res/$topo.err" | tee "$res/$topo.tap"
+		-- /mnt/hms/tests/guest/run.sh "${suites[@]}" 2> >(tee "$res/$topo.err" >&2) |
+		tee "$res/$topo.tap"
 	rc=${PIPESTATUS[0]}
-	cat "$res/$topo.err" >&2
 	count_tap "$res/$topo.tap" "$topo"
 	if [ "$rc" = 124 ] || [ "$rc" = 125 ]; then
 		failed+=("$topo: guest crashed or timed out (exit $rc), see $res/$topo.err")
@@ -99,7 +105,7 @@ if [ ${#failed[@]} -gt 0 ]; then
 	echo "Failures:"
 	printf '  %s\n' "${failed[@]}"
 fi
-log "results in $res; $(( $(date +%s) - t0 ))s in all"
+log "results in $res; $(duration $(( $(date +%s) - t0 ))) in all"
 if [ "$skip" -gt 0 ]; then
 	echo "$pass passed, $fail failed, $skip skipped"
 else

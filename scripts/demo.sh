@@ -1,15 +1,22 @@
 #!/usr/bin/env bash
-# demo.sh - `make demo`: set everything up, boot the demo topology
-# (two-socket-hbm plus two simulated accelerators) and show HMS at work.
-# The Graphviz picture of the topology is rendered to
-# $HMS_CACHE/demo/topology.png (the README's picture came from this).
+# demo.sh - what `make demo` runs once the kernel, rootfs and userspace are
+# built (run by hand, it builds them first, through the Makefile): boot the
+# demo topology (two-socket-hbm plus two simulated accelerators) and show
+# HMS at work (scripts/guest/demo.sh). The Graphviz picture of the topology
+# is rendered to $HMS_CACHE/demo/topology.png (the README's picture came
+# from this).
+#
+#   scripts/demo.sh             (or: make demo)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-"$HMS_TOP/scripts/setup.sh"
-"$HMS_TOP/scripts/build-kernel.sh" >/dev/null
-"$HMS_TOP/scripts/build-rootfs.sh" >/dev/null
-"$HMS_TOP/scripts/build-userspace.sh" >/dev/null
+case ${1:-} in
+-h|--help) script_help; exit 0 ;;
+'') ;;
+*) script_help >&2; exit 2 ;;
+esac
+
+need kernel rootfs userspace
 out=$HMS_CACHE/demo
 rm -rf "$out"
 mkdir -p "$out"

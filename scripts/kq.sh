@@ -14,10 +14,13 @@
 #                          kernel-patches/ with git format-patch, and `series`
 #   scripts/kq.sh adopt REF  make the dev branch REF (e.g. a branch a
 #                          developer stacked in another worktree) and export it
-#   scripts/kq.sh bisect   build every prefix of the series (CONFIG_HMS=y, and
-#                          the whole series with CONFIG_HMS=n, which it then
-#                          boots to run tests/guest/nohms.bats); slow
+#   scripts/kq.sh build-each  build the kernel after each patch of the series
+#                          (CONFIG_HMS=y), and the whole series with
+#                          CONFIG_HMS=n, which it then boots to run
+#                          tests/guest/nohms.bats (`make build-each`); slow:
+#                          5-15 min with a warm ccache, about an hour cold
 #   scripts/kq.sh check    checkpatch.pl --strict on every patch
+#   scripts/kq.sh --help   this text
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -42,21 +45,35 @@ cmd_init() {
 		return 0
 	fi
 	[ -r "$KSRC_TARBALL" ] || die "$KSRC_TARBALL missing: apt-get install linux-source-6.12"
-	log "extracting $KSRC_TARBALL into $KPRISTINE (once)"
 	rm -rf "$KPRISTINE.tmp"
 	mkdir -p "$KPRISTINE.tmp"
-	tar -C "$KPRISTINE.tmp" --strip-components=1 -xJf "$KSRC_TARBALL"
-	git_k "$KPRISTINE.tmp" init -q -b pristine
-	git_k "$KPRISTINE.tmp" config core.autocrlf false
-	git_k "$KPRISTINE.tmp" config gc.auto 0
-	git_k "$KPRISTINE.tmp" add -A -f .
-	git_k "$KPRISTINE.tmp" commit -q -m "Debian linux-source-6.12 ($(basename "$KSRC_TARBALL"), pristine)"
-	git_k "$KPRISTINE.tmp" tag pristine-base
+	long_step "extracting $KSRC_TARBALL into $KPRISTINE as a git repository (once)" \
+		"about 2 min on a cold machine" "$HMS_CACHE/extract.log" extracted \
+		pristine_tree "$KPRISTINE.tmp" || die "cannot extract $KSRC_TARBALL"
 	rm -rf "$KPRISTINE"
 	mv "$KPRISTINE.tmp" "$KPRISTINE"
 	# keep a branch literally called "pristine" as the series base
 	git_k "$KPRISTINE" rev-parse -q --verify pristine >/dev/null
 	log "pristine tree at $KPRISTINE ($(git_k "$KPRISTINE" rev-parse --short pristine))"
+}
+
+# extracted: progress of pristine_tree, from tar's file list
+extracted() {
+	local f=$HMS_CACHE/extract.log
+	echo "$(grep -c -v '^\[' "$f") files extracted$(grep -q '^\[recording' "$f" && echo ', recording them in git')"
+}
+
+# pristine_tree DIR: extract the kernel source into DIR and make DIR a git
+# repository whose first commit holds it
+pristine_tree() {
+	tar -C "$1" --strip-components=1 -xJvf "$KSRC_TARBALL" &&
+	echo "[recording the tree in git]" &&
+	git_k "$1" init -q -b pristine &&
+	git_k "$1" config core.autocrlf false &&
+	git_k "$1" config gc.auto 0 &&
+	git_k "$1" add -A -f . &&
+	git_k "$1" commit -q -m "Debian linux-source-6.12 ($(basename "$KSRC_TARBALL"), pristine)" &&
+	git_k "$1" tag pristine-base
 }
 
 # Apply the series on a detached pristine HEAD in the scratch tree; print the commit.
@@ -152,7 +169,8 @@ cmd_export() {
 	find "$PATCHDIR" -maxdepth 1 -name '0*.patch' ! -name '0000-*' -delete
 	mkdir -p "$PATCHDIR"
 	cp "$tmp"/*.patch "$PATCHDIR"/ 2>/dev/null || true
-	(cd "$PATCHDIR" && ls 0*.patch 2>/dev/null | grep -v '^0000-') > "$PATCHDIR/series"
+	find "$PATCHDIR" -maxdepth 1 -name '0*.patch' ! -name '0000-*' -printf '%f\n' |
+		LC_ALL=C sort > "$PATCHDIR/series"
 	rm -rf "$tmp"
 	git_k "$KDEV" rev-parse HEAD > "$KDEV/.hms-exported"
 	log "exported $n patches into kernel-patches/"
@@ -191,9 +209,23 @@ cmd_check() {
 	return $rc
 }
 
-cmd_bisect() {
+# build_each_dirs: the worktree and object directories of build-each (named
+# linux-bisect and kbuild-bisect* before the command was renamed: moved)
+build_each_dirs() {
+	local old
+	if [ ! -d "$HMS_CACHE/linux-each" ] && [ -d "$HMS_CACHE/linux-bisect" ]; then
+		git_k "$KAM" worktree move "$HMS_CACHE/linux-bisect" "$HMS_CACHE/linux-each"
+	fi
+	for old in "$HMS_CACHE"/kbuild-bisect "$HMS_CACHE"/kbuild-bisect-nohms; do
+		[ -d "$old" ] && [ ! -d "${old/bisect/each}" ] && mv "$old" "${old/bisect/each}"
+	done
+	return 0
+}
+
+cmd_build_each() {
 	cmd_init
-	local n i p head bdir=$HMS_CACHE/kbuild-bisect tree=$HMS_CACHE/linux-bisect
+	local n i p bdir=$HMS_CACHE/kbuild-each tree=$HMS_CACHE/linux-each
+	build_each_dirs
 	n=$(series_files | wc -l)
 	[ -d "$tree" ] || git_k "$KAM" worktree add -q --detach "$tree" pristine >&2
 	git_k "$tree" checkout -q -f --detach pristine
@@ -201,23 +233,22 @@ cmd_bisect() {
 	for ((i = 0; i < n; i++)); do
 		p=${patches[$i]}
 		git_k "$tree" am -q --keep-cr "$p" || die "git am failed on ${p##*/}"
-		log "bisect: building with $((i + 1))/$n: ${p##*/}"
+		log "build-each: building with $((i + 1))/$n: ${p##*/}"
 		"$HMS_TOP/scripts/build-kernel.sh" --tree "$tree" --obj "$bdir" >/dev/null ||
 			die "build failed after ${p##*/}"
 	done
-	log "bisect: whole series with CONFIG_HMS=n"
+	log "build-each: whole series with CONFIG_HMS=n"
 	"$HMS_TOP/scripts/build-kernel.sh" --tree "$tree" --obj "$bdir-nohms" --no-hms >/dev/null ||
 		die "build failed with CONFIG_HMS=n"
-	log "bisect: every prefix builds"
+	log "build-each: every prefix builds"
 	# and the CONFIG_HMS=n kernel boots and behaves as one without the series
-	"$HMS_TOP/scripts/build-rootfs.sh" >/dev/null || die "rootfs build failed"
-	"$HMS_TOP/scripts/build-userspace.sh" >/dev/null || die "userspace build failed"
-	log "bisect: booting the CONFIG_HMS=n kernel (tests/guest/nohms.bats)"
+	need rootfs userspace
+	log "build-each: booting the CONFIG_HMS=n kernel (tests/guest/nohms.bats)"
 	"$HMS_TOP/scripts/vm.sh" --topology two-socket-hbm --timeout 900 \
 		--kernel "$bdir-nohms/arch/x86/boot/bzImage" \
 		-- /mnt/hms/tests/guest/run.sh nohms ||
 		die "the CONFIG_HMS=n kernel failed its tests"
-	log "bisect: the CONFIG_HMS=n kernel passes tests/guest/nohms.bats"
+	log "build-each: the CONFIG_HMS=n kernel passes tests/guest/nohms.bats"
 }
 
 case "${1:-}" in
@@ -227,6 +258,7 @@ edit) shift; cmd_edit "$@" ;;
 export) cmd_export ;;
 adopt) shift; cmd_adopt "$@" ;;
 check) cmd_check ;;
-bisect) cmd_bisect ;;
-*) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+build-each) cmd_build_each ;;
+-h|--help|help) script_help ;;
+*) script_help >&2; exit 2 ;;
 esac

@@ -1,9 +1,21 @@
 #!/usr/bin/env bash
-# setup.sh - install the host packages the project needs (Debian, as root).
+# setup.sh - install the host packages the project needs (Debian bookworm,
+# as root) and create $HMS_CACHE.
+#
+#   scripts/setup.sh
+#
 # Idempotent and quick when everything is there: apt-get runs only when a
-# package is missing (and then `apt-get update` first).
+# package is missing, and then runs `apt-get update` first. On a fresh
+# machine the installation takes a few minutes; its log is
+# $HMS_CACHE/setup.log.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+
+case ${1:-} in
+-h|--help) script_help; exit 0 ;;
+'') ;;
+*) script_help >&2; exit 2 ;;
+esac
 
 PKGS=(
 	linux-source-6.12 build-essential gcc make flex bison bc libelf-dev libssl-dev
@@ -17,10 +29,15 @@ missing=()
 for p in "${PKGS[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
-if [ ${#missing[@]} -gt 0 ]; then
-	[ "$(id -u)" = 0 ] || die "need root to install: ${missing[*]}"
-	log "installing: ${missing[*]}"
-	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
 mkdir -p "$HMS_CACHE"
+[ ${#missing[@]} -gt 0 ] || exit 0
+[ "$(id -u)" = 0 ] || die "need root to install: ${missing[*]}"
+
+apt_install() {
+	apt-get update &&
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+}
+# packages set up so far (dependencies included), from apt's log
+installed() { echo "$(grep -c '^Setting up ' "$HMS_CACHE/setup.log") packages set up"; }
+long_step "installing ${#missing[@]} packages: ${missing[*]}" "a few minutes on a fresh machine" \
+	"$HMS_CACHE/setup.log" installed apt_install || die "apt-get failed"

@@ -26,13 +26,15 @@
 # powers the guest off and exits with COMMAND's exit status; it exits 124
 # on timeout and 125 when the kernel crashed (oops, BUG, KASAN, lockdep,
 # panic, WARNING) or no status came back, printing the end of the log.
+# While the guest runs, a line on stderr every 30 s without output says how
+# long it has run and how far the kernel log got.
 # Environment: HMS_ACCEL=tcg|kvm forces the accelerator (default: KVM only
 # when a probe boot proves it works, else TCG); HMS_KERNEL_ARGS adds words
 # to the guest kernel command line.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-topology=flat qargs= kernel= debug=0 share= timeout=600
+topology=flat qargs='' kernel='' debug=0 share='' timeout=600
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--topology) topology=$2; shift ;;
@@ -41,7 +43,7 @@ while [ $# -gt 0 ]; do
 	--debug) debug=1 ;;
 	--share) share=$2; shift ;;
 	--timeout) timeout=$2; shift ;;
-	-h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) script_help; exit 0 ;;
 	--) shift; break ;;
 	-*) die "unknown option: $1 (see --help)" ;;
 	*) break ;;
@@ -51,7 +53,7 @@ done
 
 if [ -z "$qargs" ]; then
 	qargs=$HMS_TOP/tests/topologies/$topology.args
-	[ -f "$qargs" ] || die "no topology '$topology' (have: $(cd "$HMS_TOP/tests/topologies" && ls *.args | sed 's/\.args$//' | tr '\n' ' '))"
+	[ -f "$qargs" ] || die "no topology '$topology' (have: $(find "$HMS_TOP/tests/topologies" -name '*.args' -printf '%f\n' | sed 's/\.args$//' | sort | xargs))"
 fi
 [ -r "$qargs" ] || die "cannot read $qargs"
 if [ -z "$kernel" ]; then
@@ -71,7 +73,8 @@ run=$HMS_CACHE/runs/$(date +%Y%m%d-%H%M%S)-$$
 mkdir -p "$run/ctl" "$HMS_OUT"
 ln -sfn "$run" "$HMS_CACHE/runs/last"
 # keep the 30 newest runs
-ls -1dt "$HMS_CACHE"/runs/2* 2>/dev/null | tail -n +31 | xargs -r rm -rf
+find "$HMS_CACHE/runs" -mindepth 1 -maxdepth 1 -name '2*' -printf '%T@ %p\n' |
+	sort -rn | tail -n +31 | cut -d' ' -f2- | xargs -r rm -rf
 
 interactive=0
 if [ $# -eq 0 ]; then
@@ -124,7 +127,7 @@ acc=$(accel)
 if [ "$acc" = kvm ]; then
 	accargs=(-accel kvm -cpu host)
 else
-	accargs=(-accel tcg,thread=multi -cpu max)
+	accargs=(-accel 'tcg,thread=multi' -cpu max)
 fi
 
 cmdline="console=ttyS0 root=hmsroot rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro"
@@ -147,8 +150,9 @@ q=(qemu-system-x86_64 "${accargs[@]}" -M q35 -nodefaults -no-reboot -nographic
    -kernel "$kernel" -append "$cmdline"
    $(fs hmsroot "$ROOTFS" ro) $(fs hmsctl "$run/ctl") $(fs hmsout "$HMS_OUT" ro)
    $(fs hmsmod "$moddir" ro)
-   -device virtio-serial-pci -chardev file,id=out,path="$run/output" -device virtconsole,chardev=out
+   -device virtio-serial-pci -chardev "file,id=out,path=$run/output" -device 'virtconsole,chardev=out'
    "${topo[@]}")
+# shellcheck disable=SC2207
 [ -z "$share" ] || q+=($(fs hmsshare "$(cd "$share" && pwd)"))
 
 if [ $interactive = 1 ]; then
@@ -159,14 +163,37 @@ q+=(-serial file:"$run/serial.log" -monitor none)
 printf '%q ' "${q[@]}" > "$run/qemu-cmdline"
 
 : > "$run/output"
+cmd_words="$*"
+[ ${#cmd_words} -le 60 ] || cmd_words="${cmd_words:0:57}..."
+log "booting $(basename "$qargs" .args) ($acc): the guest is up within a minute under TCG, then runs: $cmd_words; serial log: $run/serial.log"
 set +e
 timeout -k 10 "$timeout" "${q[@]}" > "$run/qemu.log" 2>&1 &
 qpid=$!
 # stream the command's output while the guest runs; tail exits once QEMU has
 # and everything has been printed
-tail -n +1 -f --pid="$qpid" "$run/output"
+tail -n +1 -f --pid="$qpid" "$run/output" &
+tpid=$!
+# a line every HMS_PROGRESS_EVERY (30) seconds without output from COMMAND
+t0=$SECONDS size=0 quiet=$SECONDS
+every=${HMS_PROGRESS_EVERY:-30}
+while kill -0 "$qpid" 2>/dev/null; do
+	sleep 1
+	now=$(stat -c %s "$run/output")
+	if [ "$now" != "$size" ]; then
+		size=$now quiet=$SECONDS
+	elif [ $((SECONDS - quiet)) -ge "$every" ]; then
+		quiet=$SECONDS
+		if [ "$size" = 0 ]; then
+			what="booting, serial log at $(wc -l < "$run/serial.log") lines"
+		else
+			what="COMMAND running, no output for ${every}s"
+		fi
+		log "  ... guest: $(duration $((SECONDS - t0))): $what"
+	fi
+done
 wait "$qpid"
 qrc=$?
+wait "$tpid"
 set -e
 
 crash_re='Kernel panic|BUG:|Oops|general protection fault|KASAN:|UBSAN:|WARNING:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked|kernel BUG at|unreferenced object'

@@ -1,5 +1,11 @@
 #!/bin/sh
-# In the guest (run by scripts/demo.sh): show what HMS sees and does.
+# demo.sh - in the guest (run by scripts/demo.sh, `make demo`): show what
+# HMS sees and does.
+case ${1:-} in
+-h|--help)
+	awk 'NR == 1 && /^#!/ { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"
+	exit 0 ;;
+esac
 set -u
 step() { printf '\n==== %s ====\n' "$*"; }
 

@@ -104,12 +104,7 @@ uid_of() { cat "$D/$1/uid"; }
 members() { ls "$D/$1/$2" 2>/dev/null | sort | xargs; }
 
 # system_targets: sorted names of the system targets
-system_targets() {
-	local t
-	for t in $(hms_objects target); do
-		[ "$(cat "$t/type")" = system ] && basename "$t"
-	done | sort | xargs
-}
+system_targets() { hms_find target type=system | sort | xargs; }
 
 # perf OBJ: "rbw wbw rlat wlat" of a link or bridge
 perf() {

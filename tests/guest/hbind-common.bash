@@ -1,43 +1,34 @@
-# hbind-common.bash - loaded by hbind.bats and hbind-errors.bats after
-# common.bash: the machine's NUMA nodes and HMS targets as the kernel shows
-# them, and helpers to read hbind-do's output.
+# hbind-common.bash - loaded after common.bash by the suites that drive
+# hbind-do (hbind, hbind-errors, hotplug, device): the machine's NUMA nodes
+# and HMS targets as the kernel shows them, and helpers to read hbind-do's
+# output.
 #
 # After hb_setup:
 #   HB_HOME      a memory node with CPUs; HB_CPU one of its CPUs (tests pin
 #                hbind-do there, so that "local" means HB_HOME)
 #   HB_OTHER     another memory node ('' when there is only one)
 #   HB_UID[N]    the uid of node N's HMS target; HB_NID[U] the reverse
+#
+# The suites use the HB_ variables; bats' run sets $output.
+# shellcheck disable=SC2034,SC2154
 
 HB_SYSNODE=/sys/devices/system/node
-HB_HMS=/sys/bus/hms/devices
 
-# expand_list "0-2,5" -> "0 1 2 5"
-expand_list() {
-	local part a b out=
-	local IFS=,
-	for part in $1; do
-		[ -n "$part" ] || continue
-		a=${part%-*} b=${part#*-}
-		out="$out $(seq -s ' ' "$a" "$b")"
-	done
-	echo "${out# }"
-}
+# hb ARGS...: run hbind-do pinned to HB_CPU (the hbind and hbind-errors suites)
+hb() { run hbind-do -c "$HB_CPU" "$@"; }
 
 mem_nodes() { expand_list "$(cat $HB_SYSNODE/has_memory)"; }
 cpu_nodes() { expand_list "$(cat $HB_SYSNODE/has_cpu 2>/dev/null)"; }
 
 # node_cpu N: first CPU of node N (empty for a CPU-less node)
-node_cpu() { expand_list "$(cat $HB_SYSNODE/node$1/cpulist)" | awk '{ print $1 }'; }
+node_cpu() { expand_list "$(cat "$HB_SYSNODE/node$1/cpulist")" | awk '{ print $1 }'; }
 
 # node_total_mib N / node_free_mib N, from the node's meminfo
-node_total_mib() { awk '/MemTotal:/ { print int($4 / 1024) }' $HB_SYSNODE/node$1/meminfo; }
-node_free_mib() { awk '/MemFree:/ { print int($4 / 1024) }' $HB_SYSNODE/node$1/meminfo; }
+node_total_mib() { awk '/MemTotal:/ { print int($4 / 1024) }' "$HB_SYSNODE/node$1/meminfo"; }
+node_free_mib() { awk '/MemFree:/ { print int($4 / 1024) }' "$HB_SYSNODE/node$1/meminfo"; }
 
 # node_distance A B: SLIT distance from A to B
-node_distance() { awk -v b="$2" '{ print $(b + 1) }' $HB_SYSNODE/node$1/distance; }
-
-# hms_objects TYPE: names of the live v1 objects of TYPE
-hms_objects() { ls -d $HB_HMS/v1-*-"$1" 2>/dev/null; }
+node_distance() { awk -v b="$2" '{ print $(b + 1) }' "$HB_SYSNODE/node$1/distance"; }
 
 # any_uid TYPE: the uid of some object of TYPE (empty if none)
 any_uid() {
@@ -49,7 +40,7 @@ any_uid() {
 # unused_uid: a uid no live object has (above the highest)
 unused_uid() {
 	local max=2000 u d
-	for d in $HB_HMS/v1-*; do
+	for d in "$HMS_BUS"/v1-*; do
 		[ -e "$d" ] || continue
 		u=$(cat "$d/uid") || continue
 		[ "$u" -le "$max" ] || max=$u
@@ -75,7 +66,7 @@ hb_setup() {
 	out=$(hbind-do -n 1 probe)
 	[ "$out" != "probe ENOSYS" ] || skip "this kernel has no hbind() (ENOSYS)"
 	[ "$out" = "probe ok" ] || fail "hbind probe (DEFAULT on one page) failed: $out"
-	HB_HOME= HB_CPU= HB_OTHER=
+	HB_HOME='' HB_CPU='' HB_OTHER=''
 	for n in $(mem_nodes); do
 		if [ -z "$HB_HOME" ] && [ -n "$(node_cpu "$n")" ]; then
 			HB_HOME=$n

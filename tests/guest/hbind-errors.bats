@@ -27,8 +27,6 @@ teardown() {
 	[ -z "${HB_CG:-}" ] || rmdir "$HB_CG" 2>/dev/null || true
 }
 
-hb() { run hbind-do -c "$HB_CPU" "$@"; }
-
 # bad OP...: 16 pages on HB_HOME with an mbind(MPOL_PREFERRED) policy,
 # snapshot, the OPs, compare
 bad() { hb -n 16 mbind:bind:$H touch mbind:prefer:$H snap "$@" same; }

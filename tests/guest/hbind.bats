@@ -14,9 +14,6 @@ setup() {
 	H=$HB_HOME
 }
 
-# hb ARGS...: run hbind-do pinned to HB_CPU
-hb() { run hbind-do -c "$HB_CPU" "$@"; }
-
 # lines_of PREFIX: all lines of $output starting with PREFIX, joined by " | "
 lines_of() {
 	local l out=

@@ -10,7 +10,7 @@ setup() {
 	load common
 	load hbind-common
 	have_hms || fail "no /sys/bus/hms/devices: the kernel has no HMS"
-	D=/sys/bus/hms/devices
+	D=$HMS_BUS
 	MEM=/sys/devices/system/memory
 	# the profile's node without a memdev is the one the DIMM plugs into
 	HP_NODE=$(comm -23 <(topo_nodes | sort) <(topo_memory_nodes | sort) | head -1)
@@ -37,22 +37,8 @@ hp_set() {
 	done
 }
 
-# targets_of NID / initiators_of NID: objects of that node
-targets_of() { grep -lx "$1" "$D"/v1-*-target/nid 2>/dev/null | xargs -rn1 dirname | xargs -rn1 basename; }
-initiators_of() { grep -lx "$1" "$D"/v1-*-initiator/nid 2>/dev/null | xargs -rn1 dirname | xargs -rn1 basename; }
-
 # best_link INI TGT: "bandwidth latency" of the best link both are on
-best_link() {
-	local l bw=0 lat=0 lb ll
-	for l in "$D/$1"/links/*; do
-		[ -e "$(readlink -f "$l")/targets/$2" ] || continue
-		lb=$(cat "$l/read_bandwidth") ll=$(cat "$l/read_latency")
-		if [ "$lb" -gt "$bw" ] || { [ "$lb" = "$bw" ] && [ "$ll" -lt "$lat" ]; }; then
-			bw=$lb lat=$ll
-		fi
-	done
-	echo "$bw $lat"
-}
+best_link() { hms_best_link "$1" "$2" | cut -d' ' -f1,2; }
 
 # bus_consistent: every symlink of every object leads to a live object, and
 # uids are unique
@@ -71,7 +57,7 @@ bus_consistent() {
 paths_match_hmat() {
 	local i ini lat bw
 	for i in $(topo_initiators); do
-		ini=$(initiators_of "$i")
+		ini=$(hms_find initiator nid="$i")
 		[ -n "$ini" ] || fail "no initiator for node $i"
 		lat=$(topo_hmat "$i" "$2" latency)
 		bw=$(topo_hmat "$i" "$2" bandwidth)
@@ -82,14 +68,14 @@ paths_match_hmat() {
 
 @test "memory that is hot-added but offline has no target" {
 	hp_set offline
-	assert_equal "$(targets_of "$HP_NODE")" ""
+	assert_equal "$(hms_find target nid="$HP_NODE")" ""
 	[[ " $(mem_nodes) " != *" $HP_NODE "* ]] || fail "node $HP_NODE has memory"
 	bus_consistent
 }
 
 @test "onlining a memory-less node's memory registers its target, size and HMAT paths" {
 	hp_set online_movable
-	run targets_of "$HP_NODE"
+	run hms_find target nid="$HP_NODE"
 	[ "$(echo "$output" | grep -c .)" = 1 ] || fail "node $HP_NODE: targets '$output'"
 	t=$output
 	assert_equal "$(cat "$D/$t/type")" system
@@ -112,7 +98,7 @@ paths_match_hmat() {
 
 @test "offlining the memory unregisters its target and links, and nothing dangles" {
 	hp_set online_movable
-	t=$(targets_of "$HP_NODE")
+	t=$(hms_find target nid="$HP_NODE")
 	[ -n "$t" ] || fail "no target after onlining"
 	links=$(ls "$D/$t/links")
 	[ -n "$links" ] || fail "target $t is on no link"
@@ -124,11 +110,11 @@ paths_match_hmat() {
 	bus_consistent
 	# and it comes back, on its own links, as often as it is onlined
 	hp_set online_movable
-	t2=$(targets_of "$HP_NODE")
+	t2=$(hms_find target nid="$HP_NODE")
 	[ -n "$t2" ] || fail "no target after onlining again"
 	paths_match_hmat "$t2" "$HP_NODE"
 	hp_set offline
-	assert_equal "$(targets_of "$HP_NODE")" ""
+	assert_equal "$(hms_find target nid="$HP_NODE")" ""
 }
 
 @test "a range bound to a target whose memory went offline still faults in" {
@@ -157,16 +143,16 @@ paths_match_hmat() {
 	done
 	[ -n "$node" ] || skip "every node with CPUs has the boot CPU"
 	cpus=$(expand_list "$(cat /sys/devices/system/node/node$node/cpulist)")
-	ini=$(initiators_of "$node")
+	ini=$(hms_find initiator nid="$node")
 	[ -n "$ini" ] || fail "no initiator for node $node"
 	links=$(ls "$D/$ini/links")
 	for c in $cpus; do echo 0 > /sys/devices/system/cpu/cpu$c/online; done
-	assert_equal "$(initiators_of "$node")" ""
+	assert_equal "$(hms_find initiator nid="$node")" ""
 	for l in $links; do
 		[ ! -e "$D/$l" ] || fail "link $l of $ini still registered"
 	done
 	# its memory is still a target, and the other CPUs are still described
-	[ -n "$(targets_of "$node")" ] || fail "node $node lost its target with its CPUs"
+	[ -n "$(hms_find target nid="$node")" ] || fail "node $node lost its target with its CPUs"
 	for c in $(expand_list "$(cat /sys/devices/system/cpu/online)"); do
 		n=$(cat "$D"/v1-*-initiator/cpulist | while read -r l; do expand_list "$l"; echo; done | tr ' ' '\n' | grep -cx "$c")
 		[ "$n" = 1 ] || fail "online cpu $c is in $n initiators"
@@ -176,14 +162,14 @@ paths_match_hmat() {
 	run hbind-do -c "$(node_cpu 0)" -n 16 bind:n"$node" touch where
 	assert_line "nodes n$node=16"
 	for c in $cpus; do echo 1 > /sys/devices/system/cpu/cpu$c/online; done
-	ini2=$(initiators_of "$node")
+	ini2=$(hms_find initiator nid="$node")
 	[ -n "$ini2" ] || fail "no initiator after onlining node $node's CPUs"
 	assert_equal "$(cat "$D/$ini2/cpulist")" "$(cat /sys/devices/system/node/node$node/cpulist)"
 	for t in $(topo_memory_nodes); do
 		lat=$(topo_hmat "$node" "$t" latency)
 		bw=$(topo_hmat "$node" "$t" bandwidth)
 		[ -n "$lat" ] || continue
-		assert_equal "$(best_link "$ini2" "$(targets_of "$t")")" "$bw $lat"
+		assert_equal "$(best_link "$ini2" "$(hms_find target nid="$t")")" "$bw $lat"
 	done
 	bus_consistent
 }

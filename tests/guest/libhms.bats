@@ -6,7 +6,6 @@
 setup() {
 	load common
 	have_hms || fail "no /sys/bus/hms/devices: the kernel has no HMS"
-	D=/sys/bus/hms/devices
 }
 
 teardown() {
@@ -14,21 +13,9 @@ teardown() {
 	if [ -d /sys/module/test_hms ]; then rmmod test_hms; fi
 }
 
-tgt_of_node() {
-	local t
-	for t in "$D"/v1-*-target; do
-		[ "$(cat "$t/nid")" = "$1" ] && [ "$(cat "$t/type")" = system ] && cat "$t/uid"
-	done
-	return 0
-}
-
-ini_of_node() {
-	local i
-	for i in "$D"/v1-*-initiator; do
-		[ "$(cat "$i/nid")" = "$1" ] && cat "$i/uid"
-	done
-	return 0
-}
+# tgt_of_node N / ini_of_node N: uid of node N's system target / initiator
+tgt_of_node() { hms_find_uid target nid="$1" type=system; }
+ini_of_node() { hms_find_uid initiator nid="$1"; }
 
 @test "hmsctl topology lists the nodes numactl -H lists" {
 	run hmsctl topology --format json
@@ -149,12 +136,12 @@ ini_of_node() {
 	run modprobe test_hms ndevices=1 mem_mb=16
 	assert_success
 	ini= tgt=
-	for o in "$D"/v1-*-initiator; do
+	for o in "$HMS_BUS"/v1-*-initiator; do
 		if [ "$(readlink -f "$o/device")" = /sys/devices/virtual/misc/hms_test0 ]; then
 			ini=$(cat "$o/uid")
 		fi
 	done
-	for o in "$D"/v1-*-target; do
+	for o in "$HMS_BUS"/v1-*-target; do
 		if [ "$(cat "$o/type")" = device-private ]; then tgt=$(cat "$o/uid"); fi
 	done
 	[ -n "$ini" ] || fail "no initiator of hms_test0 on the bus"

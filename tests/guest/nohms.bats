@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The whole series built with CONFIG_HMS=n (scripts/kq.sh bisect boots it on
+# The whole series built with CONFIG_HMS=n (`make build-each` boots it on
 # two-socket-hbm): no HMS objects, hbind() is ENOSYS, libhms and hmsctl say
 # so cleanly, and the NUMA calls behave exactly as on a kernel without the
 # series.

@@ -3,6 +3,11 @@
 # Usage: /mnt/hms/tests/guest/run.sh SUITE...
 # After the suites, with a DEBUG kernel, a kmemleak scan is reported as one
 # more TAP test.
+case ${1:-} in
+-h|--help)
+	awk 'NR == 1 && /^#!/ { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"
+	exit 0 ;;
+esac
 cd /mnt/hms/tests/guest || exit 2
 files=
 for s in "$@"; do

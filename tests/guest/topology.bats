@@ -6,22 +6,7 @@
 setup() {
 	load common
 	have_hms || fail "no /sys/bus/hms/devices: the kernel has no HMS"
-	D=/sys/bus/hms/devices
-}
-
-# obj_of TYPE ATTR VALUE: names of objects of TYPE whose ATTR equals VALUE
-obj_of() {
-	local o
-	for o in "$D"/v1-*-"$1"; do
-		[ -e "$o" ] || continue
-		[ "$(cat "$o/$2" 2>/dev/null)" = "$3" ] && basename "$o"
-	done
-	return 0
-}
-
-# expand a cpulist like 0-2,5 into "0 1 2 5"
-expand() {
-	echo "$1" | tr ',' '\n' | awk -F- 'NF { if ($2 == "") print $1; else for (i = $1; i <= $2; i++) print i }' | xargs
+	D=$HMS_BUS
 }
 
 @test "objects are named v<version>-<uid>-<type> and uids are unique" {
@@ -40,7 +25,7 @@ expand() {
 
 @test "one system target per memory node, with its node's size" {
 	for n in $(topo_memory_nodes); do
-		run obj_of target nid "$n"
+		run hms_find target nid="$n"
 		assert_success
 		[ "$(echo "$output" | grep -c .)" = 1 ] || fail "node $n: targets '$output'"
 		t=$D/$output
@@ -60,17 +45,17 @@ expand() {
 }
 
 @test "every online CPU is in exactly one CPU initiator, which matches its node" {
-	for cpu in $(expand "$(cat /sys/devices/system/cpu/online)"); do
+	for cpu in $(expand_list "$(cat /sys/devices/system/cpu/online)"); do
 		n=0
 		for i in "$D"/v1-*-initiator; do
-			for c in $(expand "$(cat "$i/cpulist")"); do
+			for c in $(expand_list "$(cat "$i/cpulist")"); do
 				[ "$c" = "$cpu" ] && n=$((n + 1))
 			done
 		done
 		[ "$n" = 1 ] || fail "cpu $cpu is in $n initiators"
 	done
 	for node in $(topo_initiators); do
-		run obj_of initiator nid "$node"
+		run hms_find initiator nid="$node"
 		[ "$(echo "$output" | grep -c .)" = 1 ] || fail "node $node: initiators '$output'"
 		assert_equal "$(cat "$D/$output/cpulist")" "$(cat /sys/devices/system/node/node$node/cpulist)"
 	done
@@ -116,27 +101,19 @@ expand() {
 @test "each CPU-initiator/memory-target pair has the profile's HMAT latency and bandwidth" {
 	n=0
 	for i in $(topo_initiators); do
-		ini=$(obj_of initiator nid "$i")
+		ini=$(hms_find initiator nid="$i")
 		for t in $(topo_memory_nodes); do
-			tgt=$(obj_of target nid "$t")
+			tgt=$(hms_find target nid="$t")
 			lat=$(topo_hmat "$i" "$t" latency)
 			bw=$(topo_hmat "$i" "$t" bandwidth)
 			[ -n "$lat" ] || continue
 			# the links both are on; the path is the best one (here: direct)
-			best_bw=0 best_lat=0
-			for l in "$D/$ini"/links/*; do
-				[ -e "$(readlink -f "$l")/targets/$tgt" ] || continue
-				lb=$(cat "$l/read_bandwidth")
-				ll=$(cat "$l/read_latency")
-				if [ "$lb" -gt "$best_bw" ] || { [ "$lb" = "$best_bw" ] && [ "$ll" -lt "$best_lat" ]; }; then
-					best_bw=$lb best_lat=$ll L=$l
-				fi
-			done
-			[ "$best_bw" != 0 ] || fail "no link between initiator node $i and target node $t"
+			read -r best_bw best_lat L <<< "$(hms_best_link "$ini" "$tgt")"
+			[ -n "$L" ] || fail "no link between initiator node $i and target node $t"
 			assert_equal "$best_bw" "$bw"
 			assert_equal "$best_lat" "$lat"
-			assert_equal "$(cat "$L/write_bandwidth")" "$bw"
-			assert_equal "$(cat "$L/write_latency")" "$lat"
+			assert_equal "$(cat "$D/$L/write_bandwidth")" "$bw"
+			assert_equal "$(cat "$D/$L/write_latency")" "$lat"
 			n=$((n + 1))
 		done
 	done
@@ -147,9 +124,9 @@ expand() {
 	for t in $(topo_memory_nodes); do
 		d=/sys/devices/system/node/node$t/access0/initiators
 		[ -d "$d" ] || continue
-		tgt=$(obj_of target nid "$t")
+		tgt=$(hms_find target nid="$t")
 		for i in $(ls "$d" | sed -n 's/^node\([0-9]*\)$/\1/p'); do
-			ini=$(obj_of initiator nid "$i")
+			ini=$(hms_find initiator nid="$i")
 			[ -n "$ini" ] || continue
 			found=0
 			for l in "$D/$ini"/links/*; do
@@ -164,7 +141,7 @@ expand() {
 
 @test "links between nodes carry the SLIT distance" {
 	for i in $(topo_initiators); do
-		ini=$(obj_of initiator nid "$i")
+		ini=$(hms_find initiator nid="$i")
 		for l in "$D/$ini"/links/*; do
 			[ -e "$l" ] || continue
 			for t in "$l"/targets/*; do

@@ -79,23 +79,8 @@
 #include <unistd.h>
 #include <linux/hbind.h>
 
+#include "hbtest.h"
 #include "test_hms_uapi.h"
-
-#ifndef __NR_hbind
-#define __NR_hbind 463		/* x86_64, provisional */
-#endif
-
-#define FAIL(...) do {							\
-	fprintf(stderr, "FAIL: " __VA_ARGS__);				\
-	fprintf(stderr, " (line %d)\n", __LINE__);			\
-	exit(1);							\
-} while (0)
-#define CHECK(c, ...) do { if (!(c)) FAIL(__VA_ARGS__); } while (0)
-#define SKIP(...) do {							\
-	fprintf(stderr, "SKIP: " __VA_ARGS__);				\
-	fputc('\n', stderr);						\
-	exit(77);							\
-} while (0)
 
 #define HMS_DEVICES "/sys/bus/hms/devices"
 #define MAX_TARGETS 64
@@ -112,13 +97,6 @@ static struct {
 	int system;
 } targets[MAX_TARGETS];
 static int ntargets;
-
-static long sys_hbind(void *start, unsigned long len, const __u32 *t,
-		      unsigned int nt, __u32 *atoms, unsigned int natoms)
-{
-	return syscall(__NR_hbind, (unsigned long)start, len, t, nt, atoms,
-		       natoms);
-}
 
 static void need_hbind(void)
 {

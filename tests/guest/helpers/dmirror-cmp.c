@@ -38,24 +38,9 @@
 #include <unistd.h>
 #include <linux/hbind.h>
 
+#include "hbtest.h"
 #include "test_hms_uapi.h"
 #include "test_hmm_uapi.h"
-
-#ifndef __NR_hbind
-#define __NR_hbind 463		/* x86_64, provisional */
-#endif
-
-#define FAIL(...) do {							\
-	fprintf(stderr, "FAIL: " __VA_ARGS__);				\
-	fprintf(stderr, " (line %d)\n", __LINE__);			\
-	exit(1);							\
-} while (0)
-#define CHECK(c, ...) do { if (!(c)) FAIL(__VA_ARGS__); } while (0)
-#define SKIP(...) do {							\
-	fprintf(stderr, "SKIP: " __VA_ARGS__);				\
-	fputc('\n', stderr);						\
-	exit(77);							\
-} while (0)
 
 enum kind { WRITTEN, UNTOUCHED, ZERO };
 
@@ -72,13 +57,6 @@ static enum kind kind_of(unsigned long i)
 	default:
 		return WRITTEN;
 	}
-}
-
-static long sys_hbind(void *start, unsigned long len, const __u32 *t,
-		      unsigned int nt, __u32 *atoms, unsigned int natoms)
-{
-	return syscall(__NR_hbind, (unsigned long)start, len, t, nt, atoms,
-		       natoms);
 }
 
 static int open_dev(const char *path)
