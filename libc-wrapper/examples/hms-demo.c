@@ -8,7 +8,10 @@
  *      node; failing that, its best target by latency) and touch it;
  *   3. migrate it to the "HBM-like" target: the CPU-less system target with
  *      the highest path bandwidth from our initiator;
- *   4. migrate it to device memory (a device-private target), if any;
+ *   4. migrate it to device memory (a device-private target), if any:
+ *      device memory belongs to the processes using the device, so the
+ *      demo opens the device first (the target's "device" link in sysfs
+ *      names it) and skips this step when it may not;
  *   5. migrate it back to the CPU's memory.
  * After each step it prints the pages moved and a summary of hbind QUERY
  * (pages per target uid). Steps whose kind of target is absent are skipped
@@ -24,17 +27,47 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <hms.h>
 
 #define NPAGES	64
+
+/*
+ * Open the device that owns device target @t (its "device" link in sysfs),
+ * as a process that uses the device would: hbind() places memory on a
+ * device only for processes its driver allows. Returns the fd or -1.
+ */
+static int open_owner(const struct hms_target *t)
+{
+	char link[PATH_MAX], dev[PATH_MAX], node[PATH_MAX + 8];
+	const char *name;
+	ssize_t n;
+	int fd;
+
+	snprintf(link, sizeof(link), "/sys/bus/hms/devices/v1-%" PRIu32 "-target/device",
+		 hms_target_uid(t));
+	n = readlink(link, dev, sizeof(dev) - 1);
+	if (n < 0) {
+		printf("device: skipped: %s: %s\n", link, strerror(errno));
+		return -1;
+	}
+	dev[n] = '\0';
+	name = strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev;
+	snprintf(node, sizeof(node), "/dev/%s", name);
+	fd = open(node, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		printf("device: skipped: cannot use %s: %s\n", node, strerror(errno));
+	return fd;
+}
 
 /* Print "uid 3: 60 pages, not present: 4 pages" for a QUERY result. */
 static int show(const char *step, void *buf, size_t size)
@@ -171,7 +204,7 @@ int main(int argc, char **argv)
 	unsigned int k;
 	uint32_t uid;
 	char *buf;
-	int ret = 1;
+	int ret = 1, fd, err;
 
 	if (argc == 2 && !strcmp(argv[1], "--numa-maps")) {
 		numa_maps = 1;
@@ -253,9 +286,11 @@ int main(int argc, char **argv)
 	/* 3. to device memory and back */
 	if (!dev) {
 		printf("device: skipped: no device-private target\n");
-	} else {
+	} else if ((fd = open_owner(dev)) >= 0) {
 		/* no CPU access here: it would fault the pages back */
-		if (migrate("device", buf, size, dev))
+		err = migrate("device", buf, size, dev);
+		close(fd);
+		if (err)
 			goto unmap;
 	}
 	if (migrate("back", buf, size, home))
