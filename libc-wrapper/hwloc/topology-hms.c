@@ -72,7 +72,7 @@ static void hwloc_hms_matrix_free(struct hwloc_hms_matrix *m)
 }
 
 static int hwloc_hms_matrix_add(struct hwloc_hms_matrix *m, unsigned int *alloc,
-				const struct hwloc_hms_pair *p)
+				const struct hwloc_hms_pair *p, const char *cpulist)
 {
 	struct hwloc_hms_pair *pairs;
 
@@ -86,7 +86,7 @@ static int hwloc_hms_matrix_add(struct hwloc_hms_matrix *m, unsigned int *alloc,
 		*alloc = n;
 	}
 	m->pairs[m->npairs] = *p;
-	m->pairs[m->npairs].cpulist = strdup(p->cpulist);
+	m->pairs[m->npairs].cpulist = strdup(cpulist);
 	if (!m->pairs[m->npairs].cpulist)
 		return -1;
 	m->npairs++;
@@ -104,7 +104,7 @@ static int hwloc_hms_read(const char *root, struct hwloc_hms_matrix *m)
 {
 	struct hms_topology *topo;
 	struct hms_target_perf *tp = NULL;
-	unsigned int i, alloc = 0;
+	unsigned int i, cap, alloc = 0;
 	int err = 0;
 
 	memset(m, 0, sizeof(*m));
@@ -126,29 +126,32 @@ static int hwloc_hms_read(const char *root, struct hwloc_hms_matrix *m)
 				err = errno;
 			continue;
 		}
+		cap = (unsigned int)n;
 		free(tp);
-		tp = calloc((size_t)n, sizeof(*tp));
+		tp = calloc(cap, sizeof(*tp));
 		if (!tp) {
 			err = errno;
 			break;
 		}
-		n = hms_target_ranking(topo, in, by, tp, (unsigned int)n);
+		n = hms_target_ranking(topo, in, by, tp, cap);
 		if (n < 0) {
 			err = errno;
 			break;
 		}
+		if ((unsigned int)n > cap)
+			n = (int)cap;
 		for (k = 0; k < n; k++) {
 			struct hwloc_hms_pair p = {
 				.initiator = hms_initiator_uid(in),
 				.target = hms_target_uid(tp[k].target),
-				.cpulist = (char *)hms_initiator_cpulist(in),
 				.nid = hms_target_nid(tp[k].target),
 				.perf = tp[k].perf,
 			};
 
 			if (p.nid < 0)
 				continue;
-			if (hwloc_hms_matrix_add(m, &alloc, &p) < 0) {
+			if (hwloc_hms_matrix_add(m, &alloc, &p,
+						 hms_initiator_cpulist(in)) < 0) {
 				err = errno;
 				break;
 			}
@@ -300,7 +303,8 @@ static int hwloc_hms_set_pair(hwloc_topology_t topology,
 
 	node = hwloc_get_numanode_obj_by_os_index(topology, (unsigned int)p->nid);
 	if (!node) {
-		hwloc_hms_say(st, "target %" PRIu32 ": NUMA node %d is not in the topology, skipped\n",
+		hwloc_hms_say(st, "target %" PRIu32
+			      ": NUMA node %d is not in the topology, skipped\n",
 			      p->target, p->nid);
 		return 0;
 	}
@@ -314,7 +318,8 @@ static int hwloc_hms_set_pair(hwloc_topology_t topology,
 	}
 	hwloc_bitmap_and(cpuset, cpuset, hwloc_topology_get_topology_cpuset(topology));
 	if (hwloc_bitmap_iszero(cpuset)) {
-		hwloc_hms_say(st, "initiator %" PRIu32 ": cpus %s are not in the topology, skipped\n",
+		hwloc_hms_say(st, "initiator %" PRIu32
+			      ": cpus %s are not in the topology, skipped\n",
 			      p->initiator, p->cpulist);
 		goto out;
 	}
