@@ -209,3 +209,14 @@ expect() {
 	assert_success
 	assert_equal "$(echo "$output" | grep -c "from cpuset")" 48
 }
+
+@test "HMS nodes and CPUs that hwloc does not have are skipped" {
+	# the system has nodes 0 and 1 and cpu 0 only (node 1 without CPUs)
+	mkroot two-socket-hbm "$BATS_TEST_TMPDIR/r" 0:1:524288 1:0:524288
+	HWLOC_HMS_VERBOSE=1 lstopo_memattrs "$BATS_TEST_TMPDIR/r" "$PLUGINS"
+	assert_equal "$output" "$(expect 0x00000001:0:20480:90 0x00000001:1:10240:140)"
+	echo "$stderr" | grep -qx "hwloc/hms: target 3: NUMA node 2 is not in the topology, skipped" ||
+		fail "no message for node 2: $stderr"
+	echo "$stderr" | grep -qx "hwloc/hms: initiator 6: cpus 1 are not in the topology, skipped" ||
+		fail "no message for cpu 1: $stderr"
+}
