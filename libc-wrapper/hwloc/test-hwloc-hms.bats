@@ -189,6 +189,15 @@ expect() {
 	assert_equal "$stderr" "hwloc/hms: cannot read $BATS_TEST_TMPDIR/r/sys/bus/hms: Not a directory"
 }
 
+@test "the plugin honours HWLOC_TOPOLOGY_FLAG_NO_MEMATTRS" {
+	two_socket "$BATS_TEST_TMPDIR/r"
+	HWLOC_FSROOT=$BATS_TEST_TMPDIR/r HWLOC_PLUGINS_PATH=$PLUGINS HWLOC_HMS_VERBOSE=1 \
+		run --separate-stderr lstopo-no-graphics --flags $((1 << 8)) --memattrs -p
+	assert_success
+	refute_output --partial "from cpuset"
+	assert_equal "$stderr" "hwloc/hms: HWLOC_TOPOLOGY_FLAG_NO_MEMATTRS: nothing to add"
+}
+
 @test "HWLOC_COMPONENTS=-hms disables the plugin" {
 	two_socket "$BATS_TEST_TMPDIR/r"
 	lstopo_memattrs "$BATS_TEST_TMPDIR/r" "$NONE"

@@ -16,8 +16,9 @@
  * does nothing when the topology is not this system (XML, synthetic, or
  * another fsroot) unless HWLOC_FSROOT is set, in which case it reads
  * $HWLOC_FSROOT/sys/bus/hms, as the Linux backend reads that root's sysfs.
- * Without an HMS bus it does nothing. HWLOC_HMS_VERBOSE=1 says what it did
- * or why it did nothing, on stderr.
+ * Without an HMS bus, or with HWLOC_TOPOLOGY_FLAG_NO_MEMATTRS, it does
+ * nothing. HWLOC_HMS_VERBOSE=1 says what it did or why it did nothing, on
+ * stderr.
  *
  * Values are stored as hwloc's Linux backend stores the kernel's: bandwidth
  * as the kernel gives it (MB/s; hwloc documents MiB/s and takes the
@@ -345,6 +346,10 @@ static int hwloc_hms_discover(struct hwloc_backend *backend,
 
 	if (dstatus->phase != HWLOC_DISC_PHASE_TWEAK)
 		return 0;
+	if (hwloc_topology_get_flags(topology) & HWLOC_TOPOLOGY_FLAG_NO_MEMATTRS) {
+		hwloc_hms_say(st, "HWLOC_TOPOLOGY_FLAG_NO_MEMATTRS: nothing to add\n");
+		return 0;
+	}
 	if (fsroot && *fsroot && strcmp(fsroot, "/")) {
 		if (asprintf(&root, "%s/sys/bus/hms", fsroot) < 0)
 			return -1;
