@@ -150,6 +150,16 @@ expect() {
 	echo "$output" | grep -qx "ReadBandwidth 0 0x00000002 11264" || fail "other pairs not added: $output"
 }
 
+@test "a kernel value for the same CPU set is replaced by HMS's and the change reported" {
+	mkroot two-socket-hbm "$BATS_TEST_TMPDIR/r" 0:1:524288 1:2:524288 2:0:131072 3:0:131072
+	access "$BATS_TEST_TMPDIR/r" 0 0 20000 91
+	HWLOC_HMS_VERBOSE=1 lstopo_memattrs "$BATS_TEST_TMPDIR/r" "$PLUGINS"
+	echo "$output" | grep -qx "ReadBandwidth 0 0x00000001 20480" || fail "not replaced: $output"
+	echo "$output" | grep -qx "ReadLatency 0 0x00000001 90" || fail "not replaced: $output"
+	echo "$stderr" | grep -qx "hwloc/hms: ReadBandwidth of NUMANode P#0 from cpus 0: 20000 replaced by HMS's 20480" ||
+		fail "no message: $stderr"
+}
+
 @test "device initiators and device memory are left out" {
 	mkroot device "$BATS_TEST_TMPDIR/r" 0:3:1048576
 	lstopo_memattrs "$BATS_TEST_TMPDIR/r" "$PLUGINS"
