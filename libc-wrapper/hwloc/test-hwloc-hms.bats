@@ -104,10 +104,12 @@ expect() {
 
 @test "the plugin fills every CPU initiator x system target pair with its HMS path values" {
 	two_socket "$BATS_TEST_TMPDIR/r"
-	lstopo_memattrs "$BATS_TEST_TMPDIR/r" "$PLUGINS"
+	HWLOC_HMS_VERBOSE=1 lstopo_memattrs "$BATS_TEST_TMPDIR/r" "$PLUGINS"
 	assert_equal "$output" "$(expect \
 		0x00000001:0:20480:90 0x00000001:1:10240:140 0x00000001:2:81920:60 0x00000001:3:8192:170 \
 		0x00000002:0:11264:145 0x00000002:1:21504:95 0x00000002:2:9216:175 0x00000002:3:83968:65)"
+	# 4 pairs x 6 attributes new, the kernel's 4 x 6 confirmed
+	assert_equal "$stderr" "hwloc/hms: $BATS_TEST_TMPDIR/r/sys/bus/hms: 8 initiator x target pairs; values: 24 added, 24 already there, 0 replaced, 0 kept"
 }
 
 @test "without the plugin hwloc has only the kernel's best-initiator values" {

@@ -170,8 +170,10 @@ static int hwloc_hms_read(const char *root, struct hwloc_hms_matrix *m)
 
 struct hwloc_hms_state {
 	int verbose;
-	unsigned int set;		/* values added or confirmed */
-	unsigned int conflicts;		/* values kept against HMS */
+	unsigned int added;		/* values hwloc did not have */
+	unsigned int same;		/* values hwloc already had */
+	unsigned int replaced;		/* values hwloc had otherwise */
+	unsigned int kept;		/* values kept against HMS */
 };
 
 static void __attribute__((format(printf, 2, 3)))
@@ -256,20 +258,26 @@ static int hwloc_hms_set(hwloc_topology_t topology, struct hwloc_hms_state *st,
 			      " (given for a larger cpuset), HMS says %" PRIu64 "\n",
 			      hwloc_hms_attr_name[id], node->os_index, cpulist,
 			      (uint64_t)old, (uint64_t)value);
-		st->conflicts++;
+		st->kept++;
 		return 0;
 	}
-	if (r > 0 && old != value)
+	if (r > 0 && old == value) {
+		st->same++;
+		return 0;
+	}
+	if (r > 0)
 		hwloc_hms_say(st, "%s of NUMANode P#%u from cpus %s: %" PRIu64
 			      " replaced by HMS's %" PRIu64 "\n",
 			      hwloc_hms_attr_name[id], node->os_index, cpulist,
 			      (uint64_t)old, (uint64_t)value);
 	loc.type = HWLOC_LOCATION_TYPE_CPUSET;
 	loc.location.cpuset = cpuset;
-	if (!(r > 0 && old == value) &&
-	    hwloc_memattr_set_value(topology, id, node, &loc, 0, value) < 0)
+	if (hwloc_memattr_set_value(topology, id, node, &loc, 0, value) < 0)
 		return -1;
-	st->set++;
+	if (r > 0)
+		st->replaced++;
+	else
+		st->added++;
 	return 0;
 }
 
@@ -378,8 +386,9 @@ static int hwloc_hms_discover(struct hwloc_backend *backend,
 		fprintf(stderr, PREFIX "cannot set memory attributes: %s\n",
 			strerror(errno));
 	else
-		hwloc_hms_say(st, "%s: %u initiator x target pairs, %u values set, %u kept\n",
-			      shown, m.npairs, st->set, st->conflicts);
+		hwloc_hms_say(st, "%s: %u initiator x target pairs; values: %u added, "
+			      "%u already there, %u replaced, %u kept\n", shown, m.npairs, st->added, st->same, st->replaced,
+			      st->kept);
 	hwloc_hms_matrix_free(&m);
 	free(root);
 	return err;

@@ -104,10 +104,17 @@ perf_of() {
 	HWLOC_PLUGINS_PATH=$NONE run --separate-stderr lstopo-no-graphics --memattrs -p
 	assert_success
 	without=$(memattr_lines | sort)
-	HWLOC_PLUGINS_PATH=$PLUGINS run --separate-stderr lstopo-no-graphics --memattrs -p
+	HWLOC_PLUGINS_PATH=$PLUGINS HWLOC_HMS_VERBOSE=1 run --separate-stderr \
+		lstopo-no-graphics --memattrs -p
 	assert_success
 	with=$(memattr_lines | sort)
 	[ -n "$without" ] || fail "the kernel gave hwloc no memory attribute values"
+	# the plugin's count: values added, and the kernel's it found again
+	read -r added same <<< "$(echo "$stderr" | sed -n \
+		's/^hwloc\/hms: .*; values: \([0-9]*\) added, \([0-9]*\) already there, 0 replaced, 0 kept$/\1 \2/p')"
+	[ -n "$same" ] || fail "no summary line: $stderr"
+	assert_equal "$((added + same))" "$(echo "$with" | wc -l)"
+	assert_equal "$same" "$(echo "$without" | wc -l)"
 	# every kernel value is still there, with the same value
 	missing=$(comm -23 <(echo "$without") <(echo "$with"))
 	[ -z "$missing" ] || fail "the plugin lost or changed: $missing"
@@ -117,6 +124,7 @@ perf_of() {
 	if [ "$nini" -gt 1 ]; then
 		[ "$nwith" -gt "$nwithout" ] ||
 			fail "no initiator x target pair added ($nwith with, $nwithout without)"
+		[ "$added" -gt 0 ] || fail "the plugin says it added nothing: $stderr"
 		# the plugin's pairs are exactly every initiator x reachable target
 		want=0
 		while read -r iu _; do
@@ -128,6 +136,7 @@ perf_of() {
 	else
 		# one CPU initiator: it is every target's best, the kernel gave it all
 		assert_equal "$with" "$without"
+		assert_equal "$added" 0
 	fi
 }
 
