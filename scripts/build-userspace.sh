@@ -44,6 +44,11 @@ if [ -f "$HMS_TOP/libc-wrapper/Makefile" ]; then
 	# shellcheck disable=SC2046
 	musl-gcc -static -O2 -Wall -o "$HMS_OUT/bin/hms-demo-musl" "$HMS_TOP/libc-wrapper/examples/hms-demo.c" \
 		$(PKG_CONFIG_SYSROOT_DIR=$msysroot PKG_CONFIG_LIBDIR=$msysroot/usr/lib/pkgconfig pkg-config --cflags --static --libs hms)
+	# the hwloc plugin (glibc: libhwloc dlopen()s it), against the installed
+	# libhms; the guest loads it from /mnt/hms/hwloc/plugins
+	make -s -C "$HMS_TOP/libc-wrapper/hwloc" BUILDDIR="$HMS_OUT/hwloc" \
+		HMS_CFLAGS="$(pc --cflags)" HMS_LIBS="$(pc --libs)" \
+		LDFLAGS=-Wl,-rpath,/mnt/hms/sysroot/usr/lib >&2
 fi
 # test helpers (static, musl), with the test drivers' uapi headers from this
 # cache's kernel tree (scripts/kq.sh sync)

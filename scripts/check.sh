@@ -74,6 +74,11 @@ if [ -z "${SUITES:-}" ] || [[ " $SUITES " == *" unit "* ]]; then
 	make -s -C "$HMS_TOP/tests/unit" check TAP=1 BUILDDIR="$HMS_OUT/unit" > "$res/unit.tap" 2> "$res/unit.err"
 	cat "$res/unit.tap"
 	count_tap "$res/unit.tap" unit
+	log "host test of the hwloc plugin"
+	make -s -C "$HMS_TOP/libc-wrapper/hwloc" check TAP=1 BUILDDIR="$HMS_OUT/hwloc-check" \
+		> "$res/hwloc-host.tap" 2> "$res/hwloc-host.err"
+	cat "$res/hwloc-host.tap"
+	count_tap "$res/hwloc-host.tap" hwloc-host
 fi
 
 while IFS= read -r line; do

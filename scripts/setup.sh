@@ -21,7 +21,7 @@ PKGS=(
 	linux-source-6.12 build-essential gcc make flex bison bc libelf-dev libssl-dev
 	cpio rsync kmod dwarves ccache git perl python3 python3-ply xz-utils
 	qemu-system-x86 qemu-utils debootstrap
-	musl-tools libnuma-dev numactl hwloc-nox pkg-config graphviz
+	musl-tools libnuma-dev numactl hwloc-nox libhwloc-dev pkg-config graphviz
 	bats bats-assert bats-support
 )
 
