@@ -37,8 +37,10 @@ run() {
 				print $0 " # SKIP known failure: " why[name]
 				next
 			}
+			bad = 1
 		}
-		{ print }'
+		{ print }
+		END { exit bad }'
 }
 
 [ $# -gt 0 ] || set -- hbind-tests hmm-tests migration
@@ -46,16 +48,16 @@ for b in "$@"; do
 	case $b in
 	hbind-tests)
 		modprobe test_hms || echo "# modprobe test_hms failed: the device tests skip"
-		run hbind-tests
+		run hbind-tests || rc=1
 		rmmod test_hms 2>/dev/null
 		;;
 	hmm-tests)
 		# test_hmm stays loaded (see device.bats: unloading it leaks)
 		modprobe test_hmm || echo "# modprobe test_hmm failed"
-		run hmm-tests
+		run hmm-tests || rc=1
 		;;
 	*)
-		run "$b"
+		run "$b" || rc=1
 		;;
 	esac
 done

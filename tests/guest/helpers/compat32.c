@@ -83,7 +83,10 @@ static long mbind1(void *p, int mode, int node)
 			 node < 0 ? NULL : mask, node < 0 ? 0 : HB_MAXNODE, 0);
 }
 
-/* the policy at @p: mode, and the single node of its mask (-1: none, -2: more) */
+/*
+ * The policy at @p: mode with its flags, and the single node of its mask
+ * (-1: none, -2: more).
+ */
 static int policy_at(void *p, int *node)
 {
 	unsigned long mask[4] = { 0 };
@@ -99,7 +102,7 @@ static int policy_at(void *p, int *node)
 			continue;
 		*node = *node == -1 ? n : -2;
 	}
-	return mode & ~HB_MPOL_MODE_FLAGS;
+	return mode;
 }
 
 /* the node of each page (move_pages status): all equal to @want? */
@@ -169,15 +172,16 @@ static int case_bind(uint32_t uid, int other)
 	check(hbind(p, NPAGES * page_size, &uid, 1, a, 2) == 0,
 	      "hbind BIND strict {target %u}: %s", uid, hb_errname(errno));
 	errno = 0;
-	check(mbind1(q, HB_MPOL_BIND, other) == 0, "mbind MPOL_BIND {%d}: %s",
-	      other, hb_errname(errno));
+	/* a target is a fixed node: hbind's policies have MPOL_F_STATIC_NODES */
+	check(mbind1(q, HB_MPOL_BIND | HB_MPOL_F_STATIC_NODES, other) == 0,
+	      "mbind MPOL_BIND|MPOL_F_STATIC_NODES {%d}: %s", other, hb_errname(errno));
 	touch(p, NPAGES);
 	touch(q, NPAGES);
 	pm = policy_at(p, &pn);
 	qm = policy_at(q, &qn);
-	check(pm == HB_MPOL_BIND && pn == other,
-	      "get_mempolicy after hbind: mode %d node %d (want %d, %d)",
-	      pm, pn, HB_MPOL_BIND, other);
+	check(pm == (HB_MPOL_BIND | HB_MPOL_F_STATIC_NODES) && pn == other,
+	      "get_mempolicy after hbind: mode 0x%x node %d (want 0x%x, %d)",
+	      pm, pn, HB_MPOL_BIND | HB_MPOL_F_STATIC_NODES, other);
 	check(pm == qm && pn == qn, "same policy as mbind's: mode %d node %d", qm, qn);
 	check(all_on(p, NPAGES, other), "hbind-bound pages on node %d", other);
 	check(all_on(q, NPAGES, other), "mbind-bound pages on node %d", other);
@@ -257,10 +261,11 @@ static int case_default(uint32_t uid, int other)
 	int pn, qn, pm, qm;
 
 	hbind(p, NPAGES * page_size, &uid, 1, b, 2);
-	mbind1(q, HB_MPOL_PREFERRED_MANY, other);
+	mbind1(q, HB_MPOL_PREFERRED_MANY | HB_MPOL_F_STATIC_NODES, other);
 	pm = policy_at(p, &pn);
-	check(pm == HB_MPOL_PREFERRED_MANY && pn == other,
-	      "hbind BIND (not strict): MPOL_PREFERRED_MANY {%d} (got mode %d node %d)",
+	qm = policy_at(q, &qn);
+	check(pm == qm && pn == qn && pn == other,
+	      "hbind BIND (not strict) = mbind MPOL_PREFERRED_MANY|MPOL_F_STATIC_NODES {%d} (mode 0x%x node %d)",
 	      other, pm, pn);
 	errno = 0;
 	check(hbind(p, NPAGES * page_size, NULL, 0, d, 1) == 0,
