@@ -44,6 +44,11 @@ run() {
 }
 
 [ $# -gt 0 ] || set -- hbind-tests hmm-tests migration
+# hugetlb pages for hmm-tests' and migration's hugetlb cases, as
+# run_vmtests.sh reserves them; restored at the end
+hp=/proc/sys/vm/nr_hugepages
+hp_was=$(cat $hp 2>/dev/null)
+[ -z "$hp_was" ] || echo 16 > $hp
 for b in "$@"; do
 	case $b in
 	hbind-tests)
@@ -61,4 +66,5 @@ for b in "$@"; do
 		;;
 	esac
 done
+[ -z "$hp_was" ] || echo "$hp_was" > $hp
 exit $rc
