@@ -78,9 +78,12 @@ static long mbind1(void *p, int mode, int node)
 {
 	unsigned long mask[4];
 
+	if (node < 0)
+		return sys_mbind((unsigned long)p, NPAGES * page_size, mode,
+				 NULL, 0, 0);
 	one_node(mask, node);
-	return sys_mbind((unsigned long)p, NPAGES * page_size, mode,
-			 node < 0 ? NULL : mask, node < 0 ? 0 : HB_MAXNODE, 0);
+	return sys_mbind((unsigned long)p, NPAGES * page_size, mode, mask,
+			 HB_MAXNODE, 0);
 }
 
 /*
@@ -240,9 +243,10 @@ static int case_query(uint32_t home_uid, int home)
 	check(sys_move_pages(0, NPAGES, pages, NULL, status, 0) == 0,
 	      "move_pages query: %s", hb_errname(errno));
 	for (int i = 0; i < NPAGES; i++) {
-		int32_t want = i < NPAGES / 2 ? (int32_t)home_uid : -ENOENT;
+		int populated = i < NPAGES / 2;
+		int32_t want = populated ? (int32_t)home_uid : -ENOENT;
 
-		if (buf[i] != want || (want > 0 ? status[i] != home : status[i] != -ENOENT)) {
+		if (buf[i] != want || status[i] != (populated ? home : -ENOENT)) {
 			printf("  page %d: QUERY %d (want %d), move_pages %d\n",
 			       i, buf[i], want, status[i]);
 			bad++;
