@@ -54,6 +54,8 @@ fi
 # cache's kernel tree (scripts/kq.sh sync)
 make -s -C "$HMS_TOP/tests/guest/helpers" BUILDDIR="$HMS_OUT/bin" \
 	HMS_PREFIX="$HMS_OUT" KSRC="$HMS_CACHE/linux-build" >&2
+# the kernel's selftests that tests/guest/kselftest.sh runs
+"$HMS_TOP/scripts/build-kselftests.sh" >/dev/null
 # suites
 rm -rf "$HMS_OUT/tests/guest.new"
 cp -a "$HMS_TOP/tests/guest" "$HMS_OUT/tests/guest.new"

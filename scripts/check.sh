@@ -47,7 +47,8 @@ cp "$HMS_TOP/tests/guest/suites.conf" "$res/suites.conf"
 count_tap() {
 	local f=$1 label=$2 plan p=0 n=0 s=0
 	sed -i 's/\r$//' "$f"
-	plan=$(grep -m1 -E '^1\.\.[0-9]+' "$f" | cut -d. -f3)
+	# one plan per TAP stream (bats, then each kernel selftest): their sum
+	plan=$(grep -E '^1\.\.[0-9]+' "$f" | cut -d. -f3 | awk '{ n += $1 } END { if (NR) print n }')
 	p=$(grep -E '^ok [0-9]+' "$f" | grep -v -c -E '# (skip|SKIP)')
 	s=$(grep -E '^ok [0-9]+' "$f" | grep -c -E '# (skip|SKIP)')
 	n=$(grep -c -E '^not ok [0-9]+' "$f")

@@ -20,6 +20,15 @@
 #                          tests/guest/nohms.bats (`make build-each`); slow:
 #                          5-15 min with a warm ccache, about an hour cold
 #   scripts/kq.sh check    checkpatch.pl --strict on every patch
+#   scripts/kq.sh cross    build the series for arm64 (with its 32-bit compat
+#                          table) and i386 with Debian's cross compilers
+#                          (tinyconfig + config/cross-ARCH.config) and check
+#                          that each kernel has hbind() at its number.
+#                          Object dirs $HMS_CACHE/kbuild-cross-ARCH; each
+#                          arch logs its build time. A cold build has not
+#                          been timed to the end here yet (on 2 cores shared
+#                          with four other kernel builds, arm64 compiled
+#                          178 objects in 20 minutes)
 #   scripts/kq.sh --help   this text
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -251,6 +260,48 @@ cmd_build_each() {
 	log "build-each: the CONFIG_HMS=n kernel passes tests/guest/nohms.bats"
 }
 
+# cross_build ARCH CROSS_COMPILE: build the synced tree for ARCH in its own
+# object directory and check that hbind is in its syscall tables.
+cross_build() {
+	local arch=$1 cross=$2 tree=$3 obj=$HMS_CACHE/kbuild-cross-$1 t0 line opt val got
+	local frag=$PATCHDIR/config/cross-$arch.config cc=${2}gcc
+	command -v "$cc" >/dev/null || die "$cc missing: apt-get install gcc-${cross%-}"
+	command -v ccache >/dev/null && cc="ccache $cc"
+	mkdir -p "$obj"
+	t0=$(date +%s)
+	log "cross: $arch in $obj"
+	local km=(make -s -C "$tree" O="$obj" ARCH="$arch" CROSS_COMPILE="$cross" CC="$cc" -j"$JOBS" LOCALVERSION=)
+	"${km[@]}" tinyconfig >/dev/null
+	(cd "$obj" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$frag" >/dev/null)
+	"${km[@]}" olddefconfig >/dev/null
+	while IFS= read -r line; do
+		opt=${line%%=*} val=${line#*=}
+		got=$(grep -E "^$opt=" "$obj/.config" | cut -d= -f2- || true)
+		[ "$got" = "$val" ] || die "$arch: $opt=$val requested, got '${got:-unset}'"
+	done < <(grep -E '^CONFIG_[A-Z0-9_]+=' "$frag")
+	local targets=(vmlinux)
+	! grep -q '^CONFIG_MODULES=y' "$obj/.config" || targets+=(modules)
+	"${km[@]}" "${targets[@]}" >&2 || die "$arch: build failed"
+	grep -q 'sys_hbind' "$obj/System.map" || die "$arch: no sys_hbind in System.map"
+	log "cross: $arch built in $(( $(date +%s) - t0 ))s"
+}
+
+cmd_cross() {
+	local tree
+	tree=$(cmd_sync)
+	export CCACHE_DIR=${CCACHE_DIR:-$HMS_CACHE/ccache} CCACHE_BASEDIR=$HMS_CACHE CCACHE_NOHASHDIR=1
+	cross_build i386 i686-linux-gnu- "$tree"
+	grep -q -E '^#define __NR_hbind[[:space:]]+463$' \
+		"$HMS_CACHE/kbuild-cross-i386/arch/x86/include/generated/uapi/asm/unistd_32.h" ||
+		die "i386: no __NR_hbind 463"
+	cross_build arm64 aarch64-linux-gnu- "$tree"
+	# the compat table (syscall_32.tbl) gives hbind its arm number
+	grep -q -E '^#define __NR_compat32_hbind[[:space:]]+463$' \
+		"$HMS_CACHE/kbuild-cross-arm64/arch/arm64/include/generated/asm/unistd_compat_32.h" ||
+		die "arm64: no __NR_compat32_hbind 463"
+	log "cross: arm64 (with compat) and i386 build with hbind() at 463"
+}
+
 case "${1:-}" in
 init) cmd_init ;;
 sync) cmd_sync ;;
@@ -259,6 +310,7 @@ export) cmd_export ;;
 adopt) shift; cmd_adopt "$@" ;;
 check) cmd_check ;;
 build-each) cmd_build_each ;;
+cross) cmd_cross ;;
 -h|--help|help) script_help ;;
 *) script_help >&2; exit 2 ;;
 esac

@@ -22,6 +22,7 @@ PKGS=(
 	cpio rsync kmod dwarves ccache git perl python3 python3-ply xz-utils
 	qemu-system-x86 qemu-utils debootstrap
 	musl-tools libnuma-dev numactl hwloc-nox libhwloc-dev pkg-config graphviz
+	gcc-i686-linux-gnu
 	bats bats-assert bats-support
 )
 

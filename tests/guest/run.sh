@@ -10,16 +10,25 @@ case ${1:-} in
 esac
 cd /mnt/hms/tests/guest || exit 2
 files=
+kselftest=0
 for s in "$@"; do
+	# "kselftest": the kernel's selftests (kselftest.sh), their own TAP
+	if [ "$s" = kselftest ]; then kselftest=1; continue; fi
 	files="$files $s.bats"
 done
 echo never > /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null
 echo madvise > /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null
 export BATS_TMPDIR=/tmp
 # --timing: each result line ends "in N ms", to see where a run spends its time
-# shellcheck disable=SC2086
-bats --formatter tap --timing $files
-rc=$?
+rc=0
+if [ -n "$files" ]; then
+	# shellcheck disable=SC2086
+	bats --formatter tap --timing $files
+	rc=$?
+fi
+if [ $kselftest = 1 ]; then
+	./kselftest.sh || rc=1
+fi
 if [ "${HMS_DEBUG_KERNEL:-0}" = 1 ] && [ -w /sys/kernel/debug/kmemleak ]; then
 	echo scan > /sys/kernel/debug/kmemleak
 	sleep 5

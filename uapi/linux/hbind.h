@@ -76,7 +76,8 @@ enum hbind_cmd {
  * HBIND_CMD_QUERY: the user buffer holds len / page size __s32 entries;
  * entry i receives the uid of the target holding page i of the range, or a
  * negative errno: -ENOENT (not populated), -EFAULT (zero page or no memory
- * behind it). No flag is defined yet: flags must be 0.
+ * behind it). No flag is defined yet: flags must be 0. A 32-bit caller (a
+ * 32-bit kernel or a compat task) must leave the high word 0 (EINVAL).
  */
 #define HBIND_QUERY_VALID	0U
 

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# build-kselftests.sh - the kernel's own selftests that `make check` runs in
+# the guest (tests/guest/kselftest.sh): mm/hbind-tests (added by the series),
+# mm/hmm-tests and mm/migration, built the kernel's way from the series tree
+# (scripts/kq.sh sync): `make headers` into the kernel object directory, then
+# tools/testing/selftests/mm's Makefile for these three binaries only (all of
+# mm's selftests need liburing and libcap, which the guest does not have).
+# Output: $HMS_OUT/kselftest/mm (the guest's /mnt/hms/kselftest/mm).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+tree=$("$HMS_TOP/scripts/kq.sh" sync)
+obj=$KOBJ
+[ "${DEBUG:-0}" = 0 ] || obj=$KOBJ_DEBUG
+out=$HMS_OUT/kselftest/mm
+mkdir -p "$obj" "$out"
+log "kselftests: headers in $obj/usr/include, binaries in $out"
+make -s -C "$tree" O="$obj" headers >&2
+make -s -C "$tree/tools/testing/selftests/mm" OUTPUT="$out" \
+	KHDR_INCLUDES="-isystem $obj/usr/include" \
+	"$out/hbind-tests" "$out/hmm-tests" "$out/migration" >&2
+echo "$out"

@@ -1,0 +1,70 @@
+#!/bin/sh
+# kselftest.sh - in the guest: the kernel's selftests built from the series
+# (scripts/build-kselftests.sh): mm/hbind-tests (with test_hms loaded, for
+# its device tests), mm/hmm-tests (with test_hmm) and mm/migration. Each
+# prints its own TAP stream (kselftest harness), passed on to stdout, where
+# `make check` counts every test. A test listed in kselftest.known (it also
+# fails on the pristine kernel in this guest, with the reason) is reported as
+# skipped when it fails; every other failure counts.
+# Usage: kselftest.sh [BINARY...] (default: all three)
+KS=/mnt/hms/kselftest/mm
+KNOWN=$(dirname "$0")/kselftest.known
+rc=0
+
+# run BINARY: its TAP, known failures turned into skips
+run() {
+	if [ ! -x "$KS/$1" ]; then
+		echo "1..1"
+		echo "not ok 1 $1: not built (scripts/build-kselftests.sh)"
+		rc=1
+		return
+	fi
+	echo "# kselftest: $1"
+	(cd "$KS" && "./$1"; echo "# kselftest: $1 exit $?") 2>&1 |
+		awk -v bin="$1" -v known="$KNOWN" '
+		BEGIN {
+			while ((getline l < known) > 0) {
+				if (l ~ /^[ \t]*(#|$)/) continue
+				split(l, f, " ")
+				r = l; sub(/^[^ ]+ +[^ ]+ +/, "", r)
+				if (f[1] == bin) why[f[2]] = r
+			}
+		}
+		/^not ok [0-9]+ / {
+			name = $4
+			if (name in why) {
+				sub(/^not ok/, "ok")
+				print $0 " # SKIP known failure: " why[name]
+				next
+			}
+			bad = 1
+		}
+		{ print }
+		END { exit bad }'
+}
+
+[ $# -gt 0 ] || set -- hbind-tests hmm-tests migration
+# hugetlb pages for hmm-tests' and migration's hugetlb cases, as
+# run_vmtests.sh reserves them; restored at the end
+hp=/proc/sys/vm/nr_hugepages
+hp_was=$(cat $hp 2>/dev/null)
+[ -z "$hp_was" ] || echo 16 > $hp
+for b in "$@"; do
+	case $b in
+	hbind-tests)
+		modprobe test_hms || echo "# modprobe test_hms failed: the device tests skip"
+		run hbind-tests || rc=1
+		rmmod test_hms 2>/dev/null
+		;;
+	hmm-tests)
+		# test_hmm stays loaded (see device.bats: unloading it leaks)
+		modprobe test_hmm || echo "# modprobe test_hmm failed"
+		run hmm-tests || rc=1
+		;;
+	*)
+		run "$b" || rc=1
+		;;
+	esac
+done
+[ -z "$hp_was" ] || echo "$hp_was" > $hp
+exit $rc
