@@ -19,7 +19,7 @@ esac
 
 PKGS=(
 	linux-source-6.12 build-essential gcc make flex bison bc libelf-dev libssl-dev
-	cpio rsync kmod dwarves ccache git perl python3 python3-ply xz-utils
+	cpio rsync kmod dwarves ccache git perl python3 python3-ply python3-git xz-utils
 	qemu-system-x86 qemu-utils debootstrap
 	musl-tools libnuma-dev numactl hwloc-nox libhwloc-dev pkg-config graphviz
 	gcc-i686-linux-gnu
