@@ -20,8 +20,9 @@
 # times (the machine is noisy). --icount boots the guests with QEMU's
 # instruction counter as their clock (vm.sh's HMS_ACCEL=icount: TCG on one
 # thread, 1 ns per guest instruction): the times are then instruction
-# counts, which the host's other loads do not move. `make bench-fault` runs it with the
-# defaults; about 20 min under TCG once everything is built.
+# counts, which the host's other loads do not move. `make bench-fault` runs
+# it with the defaults: 16 min on the 2-core machine once everything is
+# built; --icount --rounds 10 --warmup 2 took 16 min (one TCG thread).
 #
 # Unless --no-build, it builds the kernel, rootfs and userspace first
 # through the Makefile (make bench-fault has them as prerequisites), then
