@@ -279,8 +279,11 @@ int main(int argc, char **argv)
 	if (sched_setaffinity(0, sizeof(set), &set))
 		die("sched_setaffinity");
 	uid = hb_uid_of_node(node);
-	printf("# fault-bench: %lu MiB, 4 KiB pages, node %d (cpu %d, target uid %ld), %d rounds after %d warm-up\n",
-	       mib, node, cpu, uid, rounds, warmup);
+	/* bench-fault.sh reads the size and the rounds from this line */
+	printf("# fault-bench: %lu MiB, 4 KiB pages, node %d (cpu %d, ",
+	       mib, node, cpu);
+	printf("target uid %ld), %d rounds after %d warm-up\n",
+	       uid, rounds, warmup);
 
 	for (i = optind; i < argc; i++) {
 		if (!strcmp(argv[i], "bind"))
