@@ -28,9 +28,11 @@
 # panic, WARNING) or no status came back, printing the end of the log.
 # While the guest runs, a line on stderr every 30 s without output says how
 # long it has run and how far the kernel log got.
-# Environment: HMS_ACCEL=tcg|kvm forces the accelerator (default: KVM only
-# when a probe boot proves it works, else TCG); HMS_KERNEL_ARGS adds words
-# to the guest kernel command line.
+# Environment: HMS_ACCEL=tcg|kvm|icount forces the accelerator (default: KVM
+# only when a probe boot proves it works, else TCG; icount is TCG on one
+# thread whose guest clock counts executed instructions, 1 ns each, so that
+# timings in the guest do not depend on the host's load); HMS_KERNEL_ARGS
+# adds words to the guest kernel command line.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -126,6 +128,9 @@ accel() {
 acc=$(accel)
 if [ "$acc" = kvm ]; then
 	accargs=(-accel kvm -cpu host)
+elif [ "$acc" = icount ]; then
+	# no multi-threaded TCG with icount
+	accargs=(-accel 'tcg,thread=single' -icount 'shift=0,sleep=off' -cpu max)
 else
 	accargs=(-accel 'tcg,thread=multi' -cpu max)
 fi

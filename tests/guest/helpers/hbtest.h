@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * hbtest.h - shared by the guest test helpers (hbind-do, hbind-bench,
- * devtest, dmirror-cmp): the FAIL/CHECK/SKIP exits, raw system call
- * wrappers (musl has no libnuma and no <numaif.h>), the mempolicy ABI
+ * fault-bench, devtest, dmirror-cmp): the FAIL/CHECK/SKIP exits, raw system
+ * call wrappers (musl has no libnuma and no <numaif.h>), the mempolicy ABI
  * constants, errno names, HMS sysfs lookups and timing.
  */
 #ifndef HBTEST_H
