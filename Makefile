@@ -12,7 +12,7 @@ export HMS_CACHE DEBUG HMS_T0
 
 KERNEL_ARGS = $(if $(filter 1,$(DEBUG)),--debug)
 
-.PHONY: all deps kernel rootfs userspace check demo bench unit shell \
+.PHONY: all deps kernel rootfs userspace check demo bench bench-boot unit shell \
 	patches-check build-each clean-runs help
 
 all: kernel rootfs userspace ## build everything the guest needs (= kernel rootfs userspace)
@@ -30,9 +30,9 @@ userspace: deps ## build libhms, hmsctl, the examples and the test helpers for t
 	@scripts/build-userspace.sh >/dev/null
 
 # The scripts behind these targets leave the building to the prerequisites.
-check demo bench build-each: export HMS_FROM_MAKE := 1
-# the demo and the benchmark boot the kernel built without DEBUG
-demo bench: override DEBUG := 0
+check demo bench bench-boot build-each: export HMS_FROM_MAKE := 1
+# the demo and the benchmarks boot the kernel built without DEBUG
+demo bench bench-boot: override DEBUG := 0
 
 check: kernel rootfs userspace ## run every test (host unit tests, guest suites); TOPOLOGIES=, SUITES=, DEBUG=1
 	@scripts/check.sh
@@ -42,6 +42,9 @@ demo: kernel rootfs userspace ## boot the demo topology and show HMS at work
 
 bench: kernel rootfs userspace ## the benchmark: hbind vs move_pages/mbind/migrate_pages (docs/benchmarks.md)
 	@scripts/bench.sh
+
+bench-boot: kernel rootfs userspace ## HMS=y vs =n: boot to init and CPU offline/online on numa64, two-socket-hbm
+	@scripts/bench-boot.sh
 
 unit: deps ## only the host unit tests of libhms and hmsctl
 	$(MAKE) -C tests/unit check
