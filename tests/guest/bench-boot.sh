@@ -3,7 +3,8 @@
 # Usage: /mnt/hms/tests/guest/bench-boot.sh [ROUNDS] [CPU]
 # Prints "BENCH boot_ms=<ms>": the kernel's dmesg timestamp of the line that
 # starts init ("Run /sbin/... as init process", else "Freeing unused kernel
-# image"), i.e. the time from kernel start to init; then ROUNDS (default 20)
+# image"), i.e. the time from kernel start to init; with initcall_debug,
+# "BENCH hms_initcalls_us=<us>", the time of HMS's initcalls; then ROUNDS (default 20)
 # offline/online cycles of CPU (default: the highest online CPU, alone on
 # its node in the profiles timed, so HMS drops and re-adds that node's
 # initiator and all its links), each timed here, and prints
@@ -15,6 +16,10 @@ line=$(dmesg | grep -m1 -E 'Run /[^ ]* as init process')
 ts=$(printf '%s\n' "$line" | sed -n 's/^\[ *\([0-9]*\)\.\([0-9]\{6\}\)\].*/\1\2/p')
 [ -n "$ts" ] || { echo "BENCH error: no init line in dmesg"; exit 1; }
 echo "BENCH boot_ms=$((10#$ts / 1000)).$(printf '%03d' $((10#$ts % 1000)))"
+# with initcall_debug: the time of HMS's initcalls (the bus, the NUMA objects)
+hms_us=$(dmesg | sed -n 's/.*initcall hms_\(numa_\)\{0,1\}init+.* returned .* after \([0-9]*\) usecs.*/\2/p' |
+	awk '{ s += $1; n++ } END { if (n) print s }')
+[ -z "$hms_us" ] || echo "BENCH hms_initcalls_us=$hms_us"
 if [ -z "$cpu" ]; then
 	cpu=$(sed 's/.*[-,]//' /sys/devices/system/cpu/online)
 fi
