@@ -21,8 +21,8 @@
 #   --also NAME=BZIMAGE  one more kernel in the table (e.g. an older build)
 # It builds the CONFIG_HMS=n kernel in $HMS_CACHE/kbuild-nohms (and the
 # kernel, rootfs and userspace through the Makefile) unless --no-build.
-# `make bench-boot` runs it with the defaults: about 20 min under TCG on 2
-# cores once built. The table is also kept in
+# `make bench-boot` runs it with the defaults: about 10 min under TCG on 2
+# busy cores once built (12 min with a third kernel, --also). The table is also kept in
 # $HMS_CACHE/bench/boot-<date>.txt; docs/benchmarks.md has the latest.
 # Under TCG on a shared machine the absolute times mean little; the ratios
 # of kernels booted alternately on the same machine are the figure.
