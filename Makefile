@@ -12,7 +12,7 @@ export HMS_CACHE DEBUG HMS_T0
 
 KERNEL_ARGS = $(if $(filter 1,$(DEBUG)),--debug)
 
-.PHONY: all deps kernel rootfs userspace check demo bench bench-fault unit shell \
+.PHONY: all deps kernel rootfs userspace check demo bench bench-fault bench-boot unit shell \
 	patches-check build-each clean-runs help
 
 all: kernel rootfs userspace ## build everything the guest needs (= kernel rootfs userspace)
@@ -30,9 +30,9 @@ userspace: deps ## build libhms, hmsctl, the examples and the test helpers for t
 	@scripts/build-userspace.sh >/dev/null
 
 # The scripts behind these targets leave the building to the prerequisites.
-check demo bench bench-fault build-each: export HMS_FROM_MAKE := 1
+check demo bench bench-fault bench-boot build-each: export HMS_FROM_MAKE := 1
 # the demo and the benchmarks boot the kernel built without DEBUG
-demo bench bench-fault: override DEBUG := 0
+demo bench bench-fault bench-boot: override DEBUG := 0
 
 check: kernel rootfs userspace ## run every test (host unit tests, guest suites); TOPOLOGIES=, SUITES=, DEBUG=1
 	@scripts/check.sh
@@ -45,6 +45,8 @@ bench: kernel rootfs userspace ## the benchmark: hbind vs move_pages/mbind/migra
 
 bench-fault: kernel rootfs userspace ## page faults: CONFIG_HMS=y unused vs =n (builds it), hbind BIND vs mbind
 	@scripts/bench-fault.sh
+bench-boot: kernel rootfs userspace ## HMS=y vs =n: boot to init and CPU offline/online on numa64, two-socket-hbm
+	@scripts/bench-boot.sh
 
 unit: deps ## only the host unit tests of libhms and hmsctl
 	$(MAKE) -C tests/unit check
