@@ -45,8 +45,8 @@ enum hbind_cmd {
 	HBIND_CMD_BIND = 2,	/* [0] flags (in) */
 	HBIND_CMD_MIGRATE = 3,	/* [0] flags (in), [1] pages moved (out) */
 	HBIND_CMD_QUERY = 4,	/* [0] flags (in), [1] ptr low, [2] ptr high (in) */
-	HBIND_CMD_INTERLEAVE = 5, /* [0] flags (in), [1] initiator uid (in),
-				   * [2...] one weight per target (in) */
+	/* [0] flags (in), [1] initiator uid (in), [2...] weights (in) */
+	HBIND_CMD_INTERLEAVE = 5,
 	HBIND_CMD_TASK_DEFAULT = 6, /* no extra dword */
 	HBIND_CMD_MAX,		/* always last member of enum */
 };
