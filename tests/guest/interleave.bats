@@ -408,8 +408,21 @@ bad_is() {
 	bad_is bind EINVAL
 }
 
-@test "INTERLEAVE and task BIND refuse device memory (EINVAL), and a target outside the cpuset (EINVAL); nothing changed" {
-	local u=${HB_UID[$H]} d cg
+# dev_initiator: uid of test_hms device 0's initiator (its "device" link)
+dev_initiator() {
+	local o _
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		for o in $(hms_objects initiator); do
+			case $(readlink -f "$o/device" 2>/dev/null) in
+			*/misc/hms_test0) cat "$o/uid"; return 0 ;;
+			esac
+		done
+		sleep 0.2
+	done
+}
+
+@test "INTERLEAVE and task BIND refuse device memory (EINVAL), and a target outside the cpuset (EINVAL); a device initiator's weights, ENODATA without its bandwidth; nothing changed" {
+	local u=${HB_UID[$H]} d cg di
 	if modprobe test_hms 2>/dev/null; then
 		for _ in 1 2 3 4 5 6 7 8 9 10; do
 			d=$(hms_find_uid target type=device-private | head -1)
@@ -426,6 +439,18 @@ bad_is() {
 		bad_is bind EINVAL
 		bad bind:$d:task
 		bad_is bind EINVAL
+		# the device's initiator reaches every node through one host
+		# link: equal bandwidths, equal weights
+		di=$(dev_initiator)
+		[ -n "$di" ] || fail "test_hms: no device initiator"
+		hb -n 200 il:n$H,n$F:auto="$di" touch where
+		assert_line "nodes n$(lo "$H" "$F")=100 n$(hi "$H" "$F")=100"
+		# no bandwidth known on that link: ENODATA
+		rmmod test_hms
+		modprobe test_hms host_bw=0
+		di=$(dev_initiator)
+		bad il:n$H,n$F:auto="$di"
+		bad_is il ENODATA
 		rmmod test_hms 2>/dev/null || true
 	else
 		hb_log "test_hms not available: device cases not run"
