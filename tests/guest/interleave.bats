@@ -321,6 +321,31 @@ hi() { [ "$1" -gt "$2" ] && echo "$1" || echo "$2"; }
 	assert_line "targets: $(taskset -c "$HB_CPU" hmsctl best current --by bandwidth --only system)"
 }
 
+@test "libhms: hms_interleave(), hms_set_membind(), hms_set_interleave() and hms_set_default() do what the hbind commands do" {
+	local a b ua ub
+	a=$(lo "$H" "$F") b=$(hi "$H" "$F")
+	ua=${HB_UID[$a]} ub=${HB_UID[$b]}
+	# MPOL_WEIGHTED_INTERLEAVE (6) | MPOL_F_STATIC_NODES (1 << 15)
+	run taskset -c "$HB_CPU" hms-il range "$ub,$ua" 3,1 200
+	assert_success
+	assert_output "$(printf 'ret ok\nmode 32774\nnodes n%s=50 n%s=150' "$a" "$b")"
+	run taskset -c "$HB_CPU" hms-il range "$ua,$ub" 1,3 200 move
+	assert_output "$(printf 'ret ok\nmode 32774\nnodes n%s=50 n%s=150' "$a" "$b")"
+	run taskset -c "$HB_CPU" hms-il range "$ua,$ub" 0,3 16
+	assert_line "ret errno=EINVAL"
+	run taskset -c "$HB_CPU" hms-il interleave "$ua,$ub" 1,3 200
+	assert_output "$(printf 'ret ok\nmode 32774\nnodes n%s=50 n%s=150' "$a" "$b")"
+	run taskset -c "$HB_CPU" hms-il interleave "$ua" 1,3 16
+	assert_line "ret errno=EINVAL"
+	# MPOL_BIND (2), MPOL_PREFERRED_MANY (5), static
+	run taskset -c "$HB_CPU" hms-il membind-strict "${HB_UID[$F]}" - 64
+	assert_output "$(printf 'ret ok\nmode 32770\nnodes n%s=64' "$F")"
+	run taskset -c "$HB_CPU" hms-il membind "${HB_UID[$F]},${HB_UID[$H]}" - 64
+	assert_output "$(printf 'ret ok\nmode 32773\nnodes n%s=64' "$F")"
+	run taskset -c "$HB_CPU" hms-il default - - 16
+	assert_output "$(printf 'ret ok\nmode 0\nnodes n%s=16' "$H")"
+}
+
 @test "unprivileged (uid 65534): task and range INTERLEAVE, hmsctl run and show work without capabilities" {
 	local a b
 	a=$(lo "$H" "$F") b=$(hi "$H" "$F")
