@@ -1339,7 +1339,9 @@ int main(int argc, char **argv)
 			return ret;
 	}
 
-	if (hms_topology_load(&topo, root, 0)) {
+	if (hms_topology_load(&topo, root, 0) && !strcmp(cmd, "show")) {
+		topo = NULL;	/* show the policy all the same, targets as ? */
+	} else if (!topo) {
 		const char *r = root ? root : getenv("HMS_SYSFS_ROOT");
 
 		err("cannot read the HMS topology from %s: %s",

@@ -405,6 +405,10 @@ static void run_and_show(void)
 	CHECK(r.status == 0 && !strncmp(r.out, "policy: default\nnodes:\ntargets:\n"
 					 "physcpubind:", 44), "show: %d %s %s",
 	      r.status, r.out, r.err);
+	/* without an HMS topology too, like numactl --show */
+	run(&r, "/nonexistent", "show", NULL);
+	CHECK(r.status == 0 && !strncmp(r.out, "policy: default\n", 16),
+	      "show without HMS: %d %s %s", r.status, r.out, r.err);
 }
 
 static void help_and_version(void)
@@ -436,6 +440,6 @@ TESTS(
 	T(format_errors, "an unknown format, two different formats, or dot outside topology is a usage error (2) with a message"),
 	T(usage_and_runtime_errors, "usage errors exit 2, runtime errors exit 1, with a message prefixed hmsctl: and nothing on stdout"),
 	T(usage_before_load, "usage errors are reported before the topology is read; a missing root is a runtime error naming it"),
-	T(run_and_show, "run: malformed options, targets and weights are usage errors (2) before anything runs, a target naming nothing is a runtime error (1); show prints the inherited policy"),
+	T(run_and_show, "run: malformed options, targets and weights are usage errors (2) before anything runs, a target naming nothing is a runtime error (1); show prints the inherited policy, with or without an HMS topology"),
 	T(help_and_version, "--help prints the usage on stdout and exits 0, anywhere on the line; --version prints the version"),
 );
