@@ -335,7 +335,7 @@ hi() { [ "$1" -gt "$2" ] && echo "$1" || echo "$2"; }
 	assert_line "ret errno=EINVAL"
 	run taskset -c "$HB_CPU" hms-il interleave "$ua,$ub" 1,3 200
 	assert_output "$(printf 'ret ok\nmode 32774\nnodes n%s=50 n%s=150' "$a" "$b")"
-	run taskset -c "$HB_CPU" hms-il interleave "$ua" 1,3 16
+	run taskset -c "$HB_CPU" hms-il interleave "$ua,$ub" 1,256 16
 	assert_line "ret errno=EINVAL"
 	# MPOL_BIND (2), MPOL_PREFERRED_MANY (5), static
 	run taskset -c "$HB_CPU" hms-il membind-strict "${HB_UID[$F]}" - 64
