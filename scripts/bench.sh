@@ -3,7 +3,9 @@
 # hbind-bench in it (hbind MIGRATE vs move_pages() vs mbind(MPOL_MF_MOVE) vs
 # migrate_pages() moving the same pages from node 0 to node 1, 4 KiB pages
 # and THP, sizes 1..256 MiB; single-page BIND vs mbind latency; QUERY vs
-# move_pages status). Prints the figures; asserts nothing about times.
+# move_pages status; first touch in an hbind INTERLEAVE range vs one set by
+# mbind(MPOL_WEIGHTED_INTERLEAVE) with the same weights in the global table).
+# Prints the figures; asserts nothing about times.
 #
 # Usage: scripts/bench.sh [--kernel BZIMAGE] [--reps N] [--sizes 1,4,16,64,256]
 #                         [--kinds 4k|thp|both] [--no-build]

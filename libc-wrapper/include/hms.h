@@ -39,7 +39,7 @@
 extern "C" {
 #endif
 
-#define HMS_API_VERSION		0x00010000	/* 1.0 */
+#define HMS_API_VERSION		0x00010100	/* 1.1 */
 
 /* ------------------------------------------------------------------ */
 /* hbind(2) and helpers building its atom stream (hms_bind(3))        */
@@ -81,6 +81,31 @@ long hms_migrate(void *addr, size_t len, const uint32_t *targets,
 int hms_query(const void *addr, size_t len, int32_t *out);
 /* Drop any hbind/mbind policy of the range (back to the default policy). */
 int hms_default(void *addr, size_t len);
+
+/*
+ * Weighted interleave over system targets (hms_interleave(3)). weights:
+ * one per target (1 to HMS_WEIGHT_MAX), or NULL for weights proportional
+ * to the read bandwidth from the initiator (HMS_INITIATOR_CURRENT: the
+ * calling CPU's). HMS_INTERLEAVE_MOVE also moves the pages already there.
+ */
+#define HMS_INTERLEAVE_MOVE	(1U << 2)	/* HBIND_IL_MOVE */
+#define HMS_INITIATOR_CURRENT	UINT32_MAX
+#define HMS_WEIGHT_MAX		255
+int hms_interleave(void *addr, size_t len, const uint32_t *targets,
+		   unsigned int n, const unsigned int *weights,
+		   uint32_t initiator, unsigned int flags);
+
+/*
+ * The calling thread's policy, as set_mempolicy() sets it: inherited across
+ * fork(), kept across execve(). hms_set_membind(): ordered targets, flags 0
+ * (MPOL_PREFERRED_MANY-like) or HMS_BIND_STRICT (MPOL_BIND-like).
+ * hms_set_interleave(): as hms_interleave(). hms_set_default(): none.
+ */
+int hms_set_membind(const uint32_t *targets, unsigned int n,
+		    unsigned int flags);
+int hms_set_interleave(const uint32_t *targets, unsigned int n,
+		       const unsigned int *weights, uint32_t initiator);
+int hms_set_default(void);
 
 /* hms_alloc_on_target() flags */
 #define HMS_ALLOC_STRICT	(1U << 0)	/* HMS_BIND_STRICT binding */

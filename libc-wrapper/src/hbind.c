@@ -28,6 +28,8 @@
 
 _Static_assert(HMS_BIND_STRICT == HBIND_BIND_STRICT, "hms.h out of sync");
 _Static_assert(HMS_MIGRATE_ALL == HBIND_MIGRATE_ALL, "hms.h out of sync");
+_Static_assert(HMS_INTERLEAVE_MOVE == HBIND_IL_MOVE, "hms.h out of sync");
+_Static_assert(HMS_WEIGHT_MAX == HBIND_IL_WEIGHT_MAX, "hms.h out of sync");
 _Static_assert(HMS_QUERY_NOT_PRESENT == -ENOENT, "hms.h out of sync");
 _Static_assert(HMS_QUERY_NO_MEMORY == -EFAULT, "hms.h out of sync");
 
@@ -168,6 +170,91 @@ int hms_default(void *addr, size_t len)
 	uint32_t atom = HBIND_ATOM(HBIND_CMD_DEFAULT, HBIND_DEFAULT_NDWORDS);
 
 	return (int)call(addr, len, NULL, 0, &atom, 1);
+}
+
+/*
+ * The INTERLEAVE atom: caller weights (each 1 to HMS_WEIGHT_MAX) or, when
+ * weights is NULL, bandwidth weights from the initiator. Returns the
+ * number of dwords, or 0 with errno EINVAL.
+ */
+static unsigned int il_atom(uint32_t *atoms, unsigned int n,
+			    const unsigned int *weights, uint32_t initiator,
+			    uint32_t flags)
+{
+	unsigned int i;
+
+	if (n > HBIND_MAX_TARGETS) {
+		errno = EINVAL;
+		return 0;
+	}
+	atoms[1] = flags;
+	atoms[2] = 0;
+	if (!weights) {
+		atoms[1] |= HBIND_IL_AUTO;
+		if (initiator != HMS_INITIATOR_CURRENT) {
+			atoms[1] |= HBIND_IL_INITIATOR;
+			atoms[2] = initiator;
+		}
+		atoms[0] = HBIND_ATOM(HBIND_CMD_INTERLEAVE,
+				      HBIND_INTERLEAVE_NDWORDS(0));
+		return 1 + HBIND_INTERLEAVE_NDWORDS(0);
+	}
+	for (i = 0; i < n; i++)
+		atoms[3 + i] = weights[i];
+	atoms[0] = HBIND_ATOM(HBIND_CMD_INTERLEAVE, HBIND_INTERLEAVE_NDWORDS(n));
+	return 1 + HBIND_INTERLEAVE_NDWORDS(n);
+}
+
+int hms_interleave(void *addr, size_t len, const uint32_t *targets,
+		   unsigned int n, const unsigned int *weights,
+		   uint32_t initiator, unsigned int flags)
+{
+	uint32_t atoms[1 + HBIND_INTERLEAVE_NDWORDS(HBIND_MAX_TARGETS)];
+	unsigned int natoms;
+
+	if (flags & ~HMS_INTERLEAVE_MOVE) {
+		errno = EINVAL;
+		return -1;
+	}
+	natoms = il_atom(atoms, n, weights, initiator, flags);
+	if (!natoms)
+		return -1;
+	return (int)call(addr, len, targets, n, atoms, natoms);
+}
+
+int hms_set_membind(const uint32_t *targets, unsigned int n,
+		    unsigned int flags)
+{
+	uint32_t atoms[1 + HBIND_BIND_NDWORDS] = {
+		HBIND_ATOM(HBIND_CMD_BIND, HBIND_BIND_NDWORDS),
+		flags | HBIND_BIND_TASK,
+	};
+
+	if (flags & ~HMS_BIND_STRICT) {
+		errno = EINVAL;
+		return -1;
+	}
+	return (int)hbind(0, 0, targets, n, atoms, 2);
+}
+
+int hms_set_interleave(const uint32_t *targets, unsigned int n,
+		       const unsigned int *weights, uint32_t initiator)
+{
+	uint32_t atoms[1 + HBIND_INTERLEAVE_NDWORDS(HBIND_MAX_TARGETS)];
+	unsigned int natoms;
+
+	natoms = il_atom(atoms, n, weights, initiator, HBIND_IL_TASK);
+	if (!natoms)
+		return -1;
+	return (int)hbind(0, 0, targets, n, atoms, natoms);
+}
+
+int hms_set_default(void)
+{
+	uint32_t atom = HBIND_ATOM(HBIND_CMD_TASK_DEFAULT,
+				   HBIND_TASK_DEFAULT_NDWORDS);
+
+	return (int)hbind(0, 0, NULL, 0, &atom, 1);
 }
 
 #define ALLOC_VALID	(HMS_ALLOC_STRICT | HMS_ALLOC_POPULATE | HMS_ALLOC_MIGRATE)

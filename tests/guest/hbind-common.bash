@@ -155,7 +155,8 @@ q2n() {
 
 # atom CMD NDWORDS: an atom header, HBIND_ATOM(cmd, ndwords), in hex
 atom() { printf '0x%x' $(( ($2 << 16) | $1 )); }
-HB_DEFAULT=1 HB_BIND=2 HB_MIGRATE=3 HB_QUERY=4 HB_CMD_MAX=5
+HB_DEFAULT=1 HB_BIND=2 HB_MIGRATE=3 HB_QUERY=4 HB_INTERLEAVE=5 HB_TASK_DEFAULT=6
+HB_CMD_MAX=7
 
 # have_thp: the kernel can give this process huge pages on request
 have_thp() { [ -r /sys/kernel/mm/transparent_hugepage/enabled ] &&

@@ -125,7 +125,7 @@ bad_is() {
 
 @test "unknown flag bits in BIND, MIGRATE, QUERY: EINVAL" {
 	local a
-	for a in $BND/0x2 $BND/0x80000000 $BND/0xfffffffe \
+	for a in $BND/0x4 $BND/0x80000000 $BND/0xfffffffe \
 		 $MIG/0x2/0 $MIG/0x80000000/0 $QRY/0x1/Q $QRY/0x80000000/Q; do
 		bad hcall:t=$T,a=$MB/$a
 		bad_is hcall EINVAL
@@ -316,7 +316,7 @@ bad_is() {
 }
 
 @test "the whole stream is validated before the first command runs" {
-	bad hcall:t=$T,a=$MB/$BND/0x2
+	bad hcall:t=$T,a=$MB/$BND/0x4
 	bad_is hcall EINVAL
 	bad hcall:t=$UNK,a=$DEF/$MIG/0/0
 	bad_is hcall ENODEV
@@ -392,7 +392,7 @@ res() {
 	row "unknown uid / node $nomem, bind" EINVAL "$gh" EINVAL "$gm" - -
 	gh=$(res migrate:$UNK); gp=$(res move:$nomem)
 	row "unknown uid / node $nomem, move" ENODEV "$gh" - - ENODEV "$gp"
-	gh=$(res bind:$U:0x2); gm=$(res mbind:bind:$N:0x100); gp=$(res move:$N:0x100)
+	gh=$(res bind:$U:0x4); gm=$(res mbind:bind:$N:0x100); gp=$(res move:$N:0x100)
 	row "unknown flag bits" EINVAL "$gh" EINVAL "$gm" EINVAL "$gp"
 	gh=$(res nocap migrate:$U:all); gm=$(res nocap mbind:bind:$N:moveall)
 	gp=$(res nocap move:$N:all)

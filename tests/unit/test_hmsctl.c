@@ -369,6 +369,48 @@ static void usage_before_load(void)
 	      "missing env root: %d %s", r.status, r.err);
 }
 
+static void run_and_show(void)
+{
+	static const struct { const char *a[8]; const char *msg; } usage[] = {
+		{ { "run", "--targets", "5", NULL }, "run: missing -- PROGRAM" },
+		{ { "run", "--", "true", NULL }, "run: --targets is required" },
+		{ { "run", "--targets", "5,best:speed", "--", "true", NULL }, "invalid target 'best:speed'" },
+		{ { "run", "--targets", "node:x", "--", "true", NULL }, "invalid target 'node:x'" },
+		{ { "run", "--interleave=1,2", "--targets", "5", "--", "true", NULL }, "2 weights for 1 targets" },
+		{ { "run", "--interleave=0", "--targets", "5", "--", "true", NULL }, "invalid weight '0'" },
+		{ { "run", "--interleave=256", "--targets", "5", "--", "true", NULL }, "invalid weight '256'" },
+		{ { "run", "--strict", "--interleave", "--targets", "5", "--", "true", NULL }, "--strict is for a bind" },
+		{ { "run", "--initiator", "5", "--targets", "5", "--", "true", NULL }, "--initiator only applies to --interleave=auto" },
+		{ { "show", "--strict", NULL }, "only apply to run, not to show" },
+		{ { "topology", "--targets", "5", NULL }, "only apply to run, not to topology" },
+		{ { "topology", "--", "true", NULL }, "'--' only applies to run" },
+	};
+
+	NEED_HMSCTL();
+	for (size_t k = 0; k < sizeof(usage) / sizeof(usage[0]); k++) {
+		const char *const *a = usage[k].a;
+
+		run(&r, "/nonexistent", a[0], a[1], a[2], a[3], a[4], a[5], a[6],
+		    a[7], NULL);
+		CHECK(r.status == 2 && !r.out[0] && strstr(r.err, usage[k].msg),
+		      "case %zu: status %d, stderr %s", k, r.status, r.err);
+	}
+	/* a target that names nothing: runtime error, the program not run */
+	run(&r, fxroot("two-socket-hbm"), "run", "--targets", "node:9", "--",
+	    "echo", "ran", NULL);
+	CHECK(r.status == 1 && !r.out[0] && strstr(r.err, "node:9"),
+	      "unknown node: %d %s", r.status, r.err);
+	/* show: the policy hmsctl inherited (none here) */
+	run(&r, fxroot("two-socket-hbm"), "show", NULL);
+	CHECK(r.status == 0 && !strncmp(r.out, "policy: default\nnodes:\ntargets:\n"
+					 "physcpubind:", 44), "show: %d %s %s",
+	      r.status, r.out, r.err);
+	/* without an HMS topology too, like numactl --show */
+	run(&r, "/nonexistent", "show", NULL);
+	CHECK(r.status == 0 && !strncmp(r.out, "policy: default\n", 16),
+	      "show without HMS: %d %s %s", r.status, r.out, r.err);
+}
+
 static void help_and_version(void)
 {
 	NEED_HMSCTL();
@@ -378,7 +420,7 @@ static void help_and_version(void)
 	HMSCTL("path", "-h");
 	CHECK(r.status == 0 && !strncmp(r.out, "usage: hmsctl", 13), "-h anywhere");
 	HMSCTL("--version");
-	OK_OUT("hmsctl (libhms) 1.0\n");
+	OK_OUT("hmsctl (libhms) 1.1\n");
 }
 
 TESTS(
@@ -398,5 +440,6 @@ TESTS(
 	T(format_errors, "an unknown format, two different formats, or dot outside topology is a usage error (2) with a message"),
 	T(usage_and_runtime_errors, "usage errors exit 2, runtime errors exit 1, with a message prefixed hmsctl: and nothing on stdout"),
 	T(usage_before_load, "usage errors are reported before the topology is read; a missing root is a runtime error naming it"),
+	T(run_and_show, "run: malformed options, targets and weights are usage errors (2) before anything runs, a target naming nothing is a runtime error (1); show prints the inherited policy, with or without an HMS topology"),
 	T(help_and_version, "--help prints the usage on stdout and exits 0, anywhere on the line; --version prints the version"),
 );

@@ -45,6 +45,9 @@ enum hbind_cmd {
 	HBIND_CMD_BIND = 2,	/* [0] flags (in) */
 	HBIND_CMD_MIGRATE = 3,	/* [0] flags (in), [1] pages moved (out) */
 	HBIND_CMD_QUERY = 4,	/* [0] flags (in), [1] ptr low, [2] ptr high (in) */
+	/* [0] flags (in), [1] initiator uid (in), [2...] weights (in) */
+	HBIND_CMD_INTERLEAVE = 5,
+	HBIND_CMD_TASK_DEFAULT = 6, /* no extra dword */
 	HBIND_CMD_MAX,		/* always last member of enum */
 };
 
@@ -52,6 +55,9 @@ enum hbind_cmd {
 #define HBIND_BIND_NDWORDS	1
 #define HBIND_MIGRATE_NDWORDS	2
 #define HBIND_QUERY_NDWORDS	3
+/* INTERLEAVE: 2 with HBIND_IL_AUTO, else 2 + ntargets */
+#define HBIND_INTERLEAVE_NDWORDS(nweights)	(2 + (nweights))
+#define HBIND_TASK_DEFAULT_NDWORDS	0
 
 /*
  * HBIND_CMD_BIND flags.
@@ -62,7 +68,13 @@ enum hbind_cmd {
  *   allocation falls back to the default (local) policy.
  */
 #define HBIND_BIND_STRICT	(1U << 0)
-#define HBIND_BIND_VALID	(HBIND_BIND_STRICT)
+/*
+ * HBIND_BIND_TASK: set the policy of the calling thread instead of the
+ *   range's, as set_mempolicy() does: inherited across fork(), kept across
+ *   execve(). Every target must be system memory.
+ */
+#define HBIND_BIND_TASK		(1U << 1)
+#define HBIND_BIND_VALID	(HBIND_BIND_STRICT | HBIND_BIND_TASK)
 
 /*
  * HBIND_CMD_MIGRATE flags.
@@ -80,5 +92,45 @@ enum hbind_cmd {
  * 32-bit kernel or a compat task) must leave the high word 0 (EINVAL).
  */
 #define HBIND_QUERY_VALID	0U
+
+/*
+ * HBIND_CMD_INTERLEAVE: a weighted interleave (MPOL_WEIGHTED_INTERLEAVE)
+ * over the listed targets, all system memory, whose weights belong to this
+ * policy rather than to the global table of
+ * /sys/kernel/mm/mempolicy/weighted_interleave. Pages go to the nodes of the
+ * targets in node order, weight pages at a time.
+ * Without HBIND_IL_AUTO, the atom has one weight per target after the
+ *   initiator dword, in target order, each 1 to HBIND_IL_WEIGHT_MAX; the
+ *   initiator dword must be 0.
+ * HBIND_IL_AUTO: no weight dword; the weight of each target is the read
+ *   bandwidth of the best path from the initiator to it, scaled so that
+ *   the largest is HBIND_IL_AUTO_SCALE, rounded to the nearest integer (at
+ *   least 1), then all divided by their greatest common divisor.
+ * HBIND_IL_INITIATOR (with HBIND_IL_AUTO): dword [1] is the uid of that
+ *   initiator; without it, the initiator of the calling CPU is used and
+ *   dword [1] must be 0.
+ * HBIND_IL_MOVE: also move the pages of the range, that the caller alone
+ *   maps, to the node the weights give each one (MPOL_MF_MOVE).
+ * HBIND_IL_TASK: set the policy of the calling thread instead of the
+ *   range's (see HBIND_BIND_TASK); not with HBIND_IL_MOVE.
+ */
+#define HBIND_IL_AUTO		(1U << 0)
+#define HBIND_IL_INITIATOR	(1U << 1)
+#define HBIND_IL_MOVE		(1U << 2)
+#define HBIND_IL_TASK		(1U << 3)
+#define HBIND_IL_VALID		(HBIND_IL_AUTO | HBIND_IL_INITIATOR | \
+				 HBIND_IL_MOVE | HBIND_IL_TASK)
+#define HBIND_IL_WEIGHT_MAX	255
+#define HBIND_IL_AUTO_SCALE	16
+
+/*
+ * HBIND_CMD_TASK_DEFAULT: drop the policy of the calling thread, like
+ *   set_mempolicy(MPOL_DEFAULT). Takes no target.
+ *
+ * Task commands (HBIND_BIND_TASK, HBIND_IL_TASK, HBIND_CMD_TASK_DEFAULT) do
+ * not use the range; they run even when len is 0, and a call made of task
+ * commands alone does not check the range beyond its alignment. A call has
+ * at most one task command and at most one INTERLEAVE.
+ */
 
 #endif /* _UAPI_LINUX_HBIND_H */

@@ -4,7 +4,9 @@
  * and migrate_pages() moving the same pages from node A to node B, for
  * several sizes, with 4 KiB pages and with THP; and the latency of a
  * single-page hbind(BIND) and hbind(DEFAULT) against mbind(), and of QUERY
- * against move_pages(nodes=NULL). Prints figures, asserts nothing about times; it
+ * against move_pages(nodes=NULL); and first touch in a range set by hbind
+ * INTERLEAVE against one set by mbind(MPOL_WEIGHTED_INTERLEAVE) with the same
+ * weights in the global sysfs table. Prints figures, asserts nothing about times; it
  * only checks that every method really moved the pages (a row whose pages
  * did not all arrive is marked with '!').
  *
@@ -431,6 +433,100 @@ static void bench_latency(int reps)
 	free(tem);
 }
 
+#define IW_TABLE	"/sys/kernel/mm/mempolicy/weighted_interleave/node%d"
+
+/* read (@set 0) or write a node's global interleave weight; -1 on error */
+static int iw_weight(int node, int set)
+{
+	char path[128];
+	FILE *f;
+	int w = -1;
+
+	snprintf(path, sizeof(path), IW_TABLE, node);
+	f = fopen(path, set ? "w" : "r");
+	if (!f)
+		return -1;
+	if (set)
+		w = fprintf(f, "%d\n", set) > 0 ? set : -1;
+	else if (fscanf(f, "%d", &w) != 1)
+		w = -1;
+	if (fclose(f))
+		w = -1;
+	return w;
+}
+
+/* time the first touch of every page of @r; returns ns */
+static uint64_t timed_touch(struct region *r)
+{
+	uint64_t t0 = hb_now_ns();
+	size_t i;
+
+	for (i = 0; i < r->npages; i++)
+		r->base[i * PS] = 1;
+	return hb_now_ns() - t0;
+}
+
+/*
+ * First touch of 16 MiB interleaved 1:3 over nodes A and B: hbind
+ * INTERLEAVE (the range's own weights) against mbind(MPOL_WEIGHTED_
+ * INTERLEAVE) with the same weights in the global table, alternating which
+ * goes first; median over the rounds, and the same page counts per node.
+ */
+static void bench_il_first_touch(int reps)
+{
+	unsigned long mask = (1UL << node_a) | (1UL << node_b);
+	uint32_t tgts[2] = { (uint32_t)uid_a, (uint32_t)uid_b };
+	uint32_t atoms[5] = {
+		HBIND_ATOM(HBIND_CMD_INTERLEAVE, HBIND_INTERLEAVE_NDWORDS(2)),
+		0, 0, 1, 3,
+	};
+	uint64_t th[MAX_REPS], tm[MAX_REPS], med_h = 0, med_m;
+	int wa = iw_weight(node_a, 0), wb = iw_weight(node_b, 0), k, o;
+	size_t ha = 0, ma = 0;
+	struct region h, m;
+
+	if (reps > MAX_REPS)
+		reps = MAX_REPS;
+	printf("first touch of 16 MiB, weighted interleave 1:3 over nodes %d/%d "
+	       "(median of %d):\n", node_a, node_b, reps);
+	if (wa < 0 || wb < 0 || iw_weight(node_a, 1) < 0 ||
+	    iw_weight(node_b, 3) < 0) {
+		printf("  no writable global weight table: skipped\n");
+		return;
+	}
+	for (k = 0; k < reps; k++) {
+		if (region_map(&h, 16 * MIB, 0) || region_map(&m, 16 * MIB, 0))
+			die("mmap");
+		if (have_hbind &&
+		    sys_hbind((unsigned long)h.base, h.len, tgts, 2, atoms, 5))
+			die("hbind(INTERLEAVE)");
+		if (sys_mbind((unsigned long)m.base, m.len,
+			      HB_MPOL_WEIGHTED_INTERLEAVE | HB_MPOL_F_STATIC_NODES,
+			      &mask, HB_MAXNODE, 0))
+			die("mbind(MPOL_WEIGHTED_INTERLEAVE)");
+		for (o = 0; o < 2; o++) {
+			if (o == (k & 1))
+				tm[k] = timed_touch(&m);
+			else if (have_hbind)
+				th[k] = timed_touch(&h);
+		}
+		if (k == 0) {
+			ha = have_hbind ? count_on(&h, node_a) : 0;
+			ma = count_on(&m, node_a);
+		}
+		region_unmap(&h);
+		region_unmap(&m);
+	}
+	iw_weight(node_a, wa ? wa : 1);
+	iw_weight(node_b, wb ? wb : 1);
+	if (have_hbind)
+		med_h = hb_median(th, reps);
+	med_m = hb_median(tm, reps);
+	print_pair("hbind INTERLEAVE", med_h, "mbind(WEIGHTED_IL)", med_m);
+	printf("  pages on node %d: hbind %zu, mbind %zu%s\n", node_a, ha, ma,
+	       have_hbind && ha != ma ? " (!)" : "");
+}
+
 static int probe_hbind(void)
 {
 	char *p = mmap(NULL, PS, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -522,5 +618,6 @@ int main(int argc, char **argv)
 		free(dup);
 	}
 	bench_latency(latreps);
+	bench_il_first_touch(reps * 4);
 	return 0;
 }

@@ -71,6 +71,11 @@ static void usage(FILE *f)
 "  bind:TGTS[:strict|FLAGS]   hbind BIND: 'bind ok' | 'bind errno=E'\n"
 "  migrate:TGTS[:all|FLAGS]   hbind MIGRATE: 'migrate moved=N' | errno\n"
 "  default                    hbind DEFAULT: 'default ok' | errno\n"
+"  il:TGTS:W,W..|auto|auto=INIT[:move+task|FLAGS]  hbind INTERLEAVE with\n"
+"                             these weights, or by bandwidth from the CPU's\n"
+"                             initiator or initiator INIT: 'il ok' | errno\n"
+"  tdefault                   hbind TASK_DEFAULT: 'tdefault ok' | errno\n"
+"                             (bind:TGTS:task sets the task policy)\n"
 "  hcall:KEY=VAL,...          raw hbind: t=TGTS(/-separated) tp=null|bad|kernel\n"
 "                             |tail (last dword on an unmapped page)\n"
 "                             nt=N a=DWORD/... (Q|QK|QB|QN = query buffer\n"
@@ -374,7 +379,10 @@ static unsigned long parse_flags(const char *s, const struct flagname *names)
 }
 
 static const struct flagname bind_flags[] = {
-	{ "strict", HBIND_BIND_STRICT }, { NULL, 0 } };
+	{ "strict", HBIND_BIND_STRICT }, { "task", HBIND_BIND_TASK },
+	{ NULL, 0 } };
+static const struct flagname il_flags[] = {
+	{ "move", HBIND_IL_MOVE }, { "task", HBIND_IL_TASK }, { NULL, 0 } };
 static const struct flagname migrate_flags[] = {
 	{ "all", HBIND_MIGRATE_ALL }, { NULL, 0 } };
 static const struct flagname mbind_flags[] = {
@@ -717,6 +725,62 @@ static void op_migrate(const struct range *r, const char *args)
 	else
 		out("migrate moved=%" PRIu32, atoms[2]);
 	free(dup);
+}
+
+/*
+ * il:TGTS:W,W,...|auto|auto=INIT[:FLAGS] - hbind INTERLEAVE with the
+ * caller's weights, or bandwidth weights from the calling CPU's initiator
+ * (auto) or initiator uid INIT; FLAGS move+task|N: 'il ok' | errno
+ */
+static void op_il(const struct range *r, const char *args)
+{
+	char *dup = strdup(args ? args : ""), *w = strchr(dup, ':'), *f = NULL;
+	uint32_t t[HBIND_MAX_TARGETS + 1];
+	uint32_t atoms[3 + HBIND_MAX_TARGETS + 1];
+	unsigned int nt, nw = 0;
+
+	if (w) {
+		*w++ = '\0';
+		f = strchr(w, ':');
+		if (f)
+			*f++ = '\0';
+	}
+	nt = parse_targets(dup, t, HBIND_MAX_TARGETS + 1);
+	atoms[1] = (uint32_t)parse_flags(f, il_flags);
+	atoms[2] = 0;
+	if (w && !strncmp(w, "auto", 4)) {
+		atoms[1] |= HBIND_IL_AUTO;
+		if (w[4] == '=') {
+			atoms[1] |= HBIND_IL_INITIATOR;
+			atoms[2] = (uint32_t)parse_ul(w + 5, "initiator uid");
+		}
+	} else if (w) {
+		char *tok, *save;
+
+		for (tok = strtok_r(w, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			if (nw == HBIND_MAX_TARGETS + 1)
+				die("too many weights");
+			atoms[3 + nw++] = (uint32_t)parse_ul(tok, "weight");
+		}
+	}
+	atoms[0] = HBIND_ATOM(HBIND_CMD_INTERLEAVE, HBIND_INTERLEAVE_NDWORDS(nw));
+	if (do_hbind(r, nt ? t : NULL, nt, atoms, 3 + nw))
+		out("il errno=%s", hb_errname(errno));
+	else
+		out("il ok");
+	free(dup);
+}
+
+/* tdefault - hbind TASK_DEFAULT (the range is not used): 'tdefault ok' */
+static void op_tdefault(void)
+{
+	uint32_t atom = HBIND_ATOM(HBIND_CMD_TASK_DEFAULT,
+				   HBIND_TASK_DEFAULT_NDWORDS);
+
+	if (sys_hbind(0, 0, NULL, 0, &atom, 1))
+		out("tdefault errno=%s", hb_errname(errno));
+	else
+		out("tdefault ok");
 }
 
 static void op_default(const struct range *r)
@@ -1305,6 +1369,10 @@ int main(int argc, char **argv)
 			op_migrate(&r, args);
 		} else if (!strcmp(word, "default")) {
 			op_default(&r);
+		} else if (!strcmp(word, "il")) {
+			op_il(&r, args);
+		} else if (!strcmp(word, "tdefault")) {
+			op_tdefault();
 		} else if (!strcmp(word, "hcall")) {
 			op_hcall(&r, args);
 		} else if (!strcmp(word, "mbind")) {

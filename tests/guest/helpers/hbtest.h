@@ -146,6 +146,7 @@ static inline const char *hb_errname(int e)
 	case ENOSYS: return "ENOSYS";
 	case EOPNOTSUPP: return "EOPNOTSUPP";
 	case EOVERFLOW: return "EOVERFLOW";
+	case ENODATA: return "ENODATA";
 	}
 	snprintf(buf, sizeof(buf), "E%d", e);
 	return buf;
