@@ -40,8 +40,8 @@ check: kernel rootfs userspace ## run every test (host unit tests, guest suites)
 demo: kernel rootfs userspace ## boot the demo topology and show HMS at work
 	@scripts/demo.sh
 
-bench: kernel rootfs userspace ## the benchmark: hbind vs move_pages/mbind/migrate_pages (docs/benchmarks.md)
-	@scripts/bench.sh
+bench: kernel rootfs userspace ## the benchmark: hbind vs memcpy, move_pages/mbind/migrate_pages (docs/benchmarks.md); PROFILE=1: where migration time goes
+	@scripts/bench.sh $(if $(filter 1,$(PROFILE)),--profile)
 
 bench-fault: kernel rootfs userspace ## page faults: CONFIG_HMS=y unused vs =n (builds it), hbind BIND vs mbind
 	@scripts/bench-fault.sh

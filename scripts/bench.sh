@@ -9,6 +9,17 @@
 #
 # Usage: scripts/bench.sh [--kernel BZIMAGE] [--reps N] [--sizes 1,4,16,64,256]
 #                         [--kinds 4k|thp|both] [--no-build]
+#        scripts/bench.sh --profile [--kernel BZIMAGE] [--reps N] [--sizes 64]
+#                         [--kinds 4k|thp|both] [--no-build]
+# Each MIGRATE row also times memcpy() of the same bytes into a buffer on
+# node 1, and hbind with its parallel copy off (hbind 1 CPU); a second table
+# times first touch in an hbind BIND range against an mbind one.
+# --profile (`make bench PROFILE=1`): where the time of a migration goes.
+# Builds the profiling kernel (kernel-patches/config/profile.config: ftrace,
+# objects in $HMS_CACHE/kbuild-profile, so the normal kernel stays
+# incremental; cold, as long as the normal kernel) and runs
+# tests/guest/profile-migrate.sh in the guest: ftrace's function profiler
+# around each method moving SIZE MiB (one size) from node 0 to node 1.
 # `make bench` runs it with the defaults. It builds the kernel, rootfs and
 # userspace first through the Makefile, unless --no-build (or run by make,
 # which built them as prerequisites). About 2.5 min under TCG.
@@ -19,7 +30,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kernel='' reps=5 sizes=1,4,16,64,256 kinds=both build=1
+kernel='' reps=5 sizes='' kinds=both build=1 profile=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift ;;
@@ -27,12 +38,17 @@ while [ $# -gt 0 ]; do
 	--sizes) sizes=$2; shift ;;
 	--kinds) kinds=$2; shift ;;
 	--no-build) build=0 ;;
+	--profile) profile=1 ;;
 	-h|--help) script_help; exit 0 ;;
 	*) script_help >&2; exit 2 ;;
 	esac
 	shift
 done
 case $reps in ''|*[!0-9]*) die "--reps wants a number" ;; esac
+if [ -z "$sizes" ]; then
+	sizes=1,4,16,64,256
+	[ $profile = 0 ] || sizes=64
+fi
 case $sizes in ''|*[!0-9,]*) die "--sizes wants MiB values like 1,4,16" ;; esac
 case $kinds in 4k|thp|both) ;; *) die "--kinds is 4k, thp or both" ;; esac
 # nodes 0 and 1 have 512 MiB each and the guest 1280 MiB: one 256 MiB region
@@ -45,6 +61,24 @@ done
 [ -x "$HMS_OUT/bin/hbind-bench" ] || die "no $HMS_OUT/bin/hbind-bench (run make userspace)"
 
 mkdir -p "$HMS_CACHE/bench"
+if [ $profile = 1 ]; then
+	case $sizes in *,*) die "--profile takes one size" ;; esac
+	case $kinds in both) kinds='4k thp' ;; esac
+	if [ -z "$kernel" ]; then
+		if [ $build = 1 ] || [ ! -f "$KOBJ_PROFILE/arch/x86/boot/bzImage" ]; then
+			"$HMS_TOP/scripts/build-kernel.sh" --profile >/dev/null
+		fi
+		kernel=$KOBJ_PROFILE/arch/x86/boot/bzImage
+	fi
+	outfile=$HMS_CACHE/bench/profile-$(date +%Y%m%d-%H%M%S).txt
+	log "migration profile on two-socket-hbm ($sizes MiB, $kinds, $reps rounds)"
+	rc=0
+	"$HMS_TOP/scripts/vm.sh" --topology two-socket-hbm --timeout 3600 --kernel "$kernel" -- \
+		sh -c "echo 'kernel:' \$(uname -r); sh /mnt/hms/tests/guest/profile-migrate.sh $sizes $reps '$kinds'" |
+		tee "$outfile" || rc=$?
+	log "profile kept in $outfile"
+	exit $rc
+fi
 outfile=$HMS_CACHE/bench/hbind-$(date +%Y%m%d-%H%M%S).txt
 # THP: madvise, so that 4K runs get base pages (MADV_NOHUGEPAGE) and THP runs
 # get huge pages (MADV_HUGEPAGE) whatever the kernel's default is.

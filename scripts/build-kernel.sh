@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # build-kernel.sh - configure and build the guest kernel out of tree.
 #
-#   scripts/build-kernel.sh [--debug] [--no-hms] [--tree DIR] [--obj DIR]
+#   scripts/build-kernel.sh [--debug] [--no-hms] [--profile] [--tree DIR] [--obj DIR]
 #
 # Without --tree it syncs the build worktree with kernel-patches/ first
 # (scripts/kq.sh sync). The configuration is `make tinyconfig` plus
 # kernel-patches/config/hms.config (and debug.config with --debug,
-# nohms.config with --no-hms); it is regenerated only when a fragment
+# nohms.config with --no-hms, profile.config with --profile: ftrace, objects
+# in $HMS_CACHE/kbuild-profile); it is regenerated only when a fragment
 # changes. Builds bzImage and modules in the object directory (O=), so that
 # editing one patch rebuilds only what it touches, and installs modules under
 # $OBJ/modules-install. Prints the path of the bzImage. The build's log is
@@ -15,11 +16,12 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-debug=0 nohms=0 tree='' obj=''
+debug=0 nohms=0 profile=0 tree='' obj=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--debug) debug=1 ;;
 	--no-hms) nohms=1 ;;
+	--profile) profile=1 ;;
 	--tree) tree=$2; shift ;;
 	--obj) obj=$2; shift ;;
 	-h|--help) script_help; exit 0 ;;
@@ -32,6 +34,7 @@ done
 if [ -z "$obj" ]; then
 	obj=$KOBJ
 	[ $debug = 0 ] || obj=$KOBJ_DEBUG
+	[ $profile = 0 ] || obj=$KOBJ_PROFILE
 fi
 mkdir -p "$obj"
 
@@ -44,6 +47,7 @@ COLD_KERNEL_OBJECTS=1400
 frags=("$HMS_TOP/kernel-patches/config/hms.config")
 [ $debug = 0 ] || frags+=("$HMS_TOP/kernel-patches/config/debug.config")
 [ $nohms = 0 ] || frags+=("$HMS_TOP/kernel-patches/config/nohms.config")
+[ $profile = 0 ] || frags+=("$HMS_TOP/kernel-patches/config/profile.config")
 # the config depends on the fragments and on the Kconfig files of the tree
 want=$( (cat "${frags[@]}"; cd "$tree" && git ls-files -s -- '*Kconfig*' 2>/dev/null | sha256sum) | sha256sum | cut -c1-16)
 

@@ -13,6 +13,7 @@ KSRC_TARBALL=${KSRC_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 KPRISTINE=$HMS_CACHE/linux-pristine	# git repo, first commit = pristine tree
 KOBJ=$HMS_CACHE/kbuild			# kernel object directory (O=)
 KOBJ_DEBUG=$HMS_CACHE/kbuild-debug	# object directory for DEBUG=1
+KOBJ_PROFILE=$HMS_CACHE/kbuild-profile	# ftrace kernel (make bench PROFILE=1)
 ROOTFS=$HMS_CACHE/rootfs
 HMS_OUT=$HMS_CACHE/out			# userspace build outputs shared with the guest
 JOBS=${JOBS:-$(nproc)}

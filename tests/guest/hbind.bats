@@ -277,6 +277,29 @@ place_home() { echo "mbind:bind:$H touch mbind:default"; }
 	assert_line --regexp "^migrate moved=(256|512)$"
 }
 
+@test "MIGRATE copies the same data with the parallel copy on and off: 4 KiB pages and THP, counts and huge pages as before" {
+	need_mem_nodes 2
+	local o=$HB_OTHER u=${HB_UID[$HB_OTHER]} knob=/sys/module/hbind/parameters/parallel_copy pc
+	[ -w $knob ] || skip "no $knob in this kernel"
+	# the caller runs on HB_HOME's CPU: the CPUs of node o can help
+	for pc in 1 0 1; do
+		echo $pc > $knob
+		hb -n 4096 $(place_home) migrate:$u where verify
+		assert_success
+		assert_line "migrate moved=4096"
+		assert_line "nodes n$o=4096"
+		assert_line "verify ok"
+		if have_thp; then
+			hb -m thp -n 2048 $(place_home) thp migrate:$u where thp verify
+			assert_success
+			assert_equal "$(lines_of thp)" "thp kb=8192 | thp kb=8192"
+			assert_line "migrate moved=2048"
+			assert_line "nodes n$o=2048"
+			assert_line "verify ok"
+		fi
+	done
+}
+
 @test "MIGRATE with an ordered list: a page goes to the first listed target, and leaves a listed target only for one listed before it" {
 	need_mem_nodes 3
 	local a b c ua ub uc pre

@@ -6,9 +6,12 @@
  * single-page hbind(BIND) and hbind(DEFAULT) against mbind(), and of QUERY
  * against move_pages(nodes=NULL); and first touch in a range set by hbind
  * INTERLEAVE against one set by mbind(MPOL_WEIGHTED_INTERLEAVE) with the same
- * weights in the global sysfs table. Prints figures, asserts nothing about times; it
- * only checks that every method really moved the pages (a row whose pages
- * did not all arrive is marked with '!').
+ * weights in the global sysfs table. Each MIGRATE row also times memcpy() of
+ * the same bytes from node A to a buffer on node B, and a second table times
+ * first touch in a range bound with hbind BIND against one bound with mbind.
+ * Prints figures, asserts nothing about times; it only checks that every
+ * method really moved the pages (a row whose pages did not all arrive is
+ * marked with '!').
  *
  * Usage: hbind-bench [-a NODE] [-b NODE] [-s 1,4,16,64,256] [-r REPS]
  *                    [-l LATREPS] [-k 4k|thp|both]
@@ -24,15 +27,25 @@
 #define THP_SIZE	(2 * MIB)
 #define MAX_REPS	64
 
-enum method { M_HBIND, M_MOVE_PAGES, M_MBIND, M_MIGRATE_PAGES, M_NR };
+/*
+ * The methods of a row. hbind 1 CPU: hbind MIGRATE with its parallel copy
+ * off (/sys/module/hbind/parameters/parallel_copy), where the kernel has it;
+ * memcpy copies the same bytes, it moves nothing.
+ */
+enum method {
+	M_HBIND, M_MOVE_PAGES, M_MBIND, M_MIGRATE_PAGES, M_HBIND_1CPU, M_MEMCPY,
+	M_NR
+};
 static const char *const mname[M_NR] = {
 	"hbind MIGRATE", "move_pages()", "mbind(MF_MOVE)", "migrate_pages()",
+	"hbind 1 CPU", "memcpy A->B",
 };
+#define PARALLEL_COPY "/sys/module/hbind/parameters/parallel_copy"
 
 static long PS;
 static int node_a, node_b = 1;
 static long uid_a = -1, uid_b = -1;
-static int have_hbind;
+static int have_hbind, have_knob;
 
 struct region {
 	char *base;
@@ -109,6 +122,47 @@ static size_t replace(struct region *r)
 	return count_on(r, node_a);
 }
 
+/*
+ * memcpy of the region's bytes into a buffer of the same size and page kind
+ * on node B, mapped and touched untimed (bound to B) before the copy and
+ * unmapped after it, so that node B never holds it and the moved region at
+ * once. Returns ns; *moved = r->npages when every destination page was on B
+ * and the copy is intact, else 0.
+ */
+static uint64_t timed_memcpy(struct region *r, int thp, size_t *moved)
+{
+	unsigned long mb = 1UL << node_b;
+	struct region d;
+	uint64_t t0, t1;
+	size_t i;
+
+	if (region_map(&d, r->len, thp))
+		die("mmap/madvise (memcpy destination)");
+	if (sys_mbind((unsigned long)d.base, d.len, HB_MPOL_BIND, &mb, HB_MAXNODE, 0))
+		die("mbind(MPOL_BIND) (memcpy destination)");
+	for (i = 0; i < d.npages; i++)
+		d.base[i * PS] = 0;
+	t0 = hb_now_ns();
+	memcpy(d.base, r->base, r->len);
+	t1 = hb_now_ns();
+	*moved = count_on(&d, node_b) == d.npages &&
+		 !memcmp(d.base, r->base, r->len) ? r->npages : 0;
+	region_unmap(&d);
+	return t1 - t0;
+}
+
+/* hbind's parallel copy on or off; 0 when done */
+static int set_parallel_copy(int on)
+{
+	FILE *f = fopen(PARALLEL_COPY, "w");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fputs(on ? "1" : "0", f) >= 0;
+	return fclose(f) || !ok ? -1 : 0;
+}
+
 /* one timed move A -> B; returns ns, *moved = pages found on B after */
 static uint64_t timed_move(struct region *r, enum method m, size_t *moved)
 {
@@ -118,9 +172,12 @@ static uint64_t timed_move(struct region *r, enum method m, size_t *moved)
 	uint64_t t0, t1;
 	long ret = 0;
 
+	if (m == M_HBIND_1CPU)
+		set_parallel_copy(0);
 	t0 = hb_now_ns();
 	switch (m) {
 	case M_HBIND:
+	case M_HBIND_1CPU:
 		ret = sys_hbind((unsigned long)r->base, r->len, &tgt, 1, atoms, 3);
 		break;
 	case M_MOVE_PAGES:
@@ -137,6 +194,8 @@ static uint64_t timed_move(struct region *r, enum method m, size_t *moved)
 		break;
 	}
 	t1 = hb_now_ns();
+	if (m == M_HBIND_1CPU)
+		set_parallel_copy(1);
 	if (ret < 0) {
 		fprintf(stderr, "hbind-bench: %s: %s\n", mname[m], strerror(errno));
 		*moved = 0;
@@ -169,10 +228,30 @@ static unsigned long thp_kb(struct region *r)
 	return total;
 }
 
+/* median, lowest and highest of hbind's time over @m's, round by round */
+static void paired(uint64_t t[M_NR][MAX_REPS], enum method m, int reps,
+		   uint64_t *med, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t q[MAX_REPS];
+	int k;
+
+	/* per mille: a slow stretch of the machine hits both sides of a pair */
+	for (k = 0; k < reps; k++)
+		q[k] = t[M_HBIND][k] * 1000 / (t[m][k] ? t[m][k] : 1);
+	*med = hb_median(q, reps);
+	*lo = *hi = q[0];
+	for (k = 1; k < reps; k++) {
+		if (q[k] < *lo)
+			*lo = q[k];
+		if (q[k] > *hi)
+			*hi = q[k];
+	}
+}
+
 static void bench_size(unsigned long mib, int thp, int reps)
 {
 	uint64_t med[M_NR] = { 0 }, t[M_NR][MAX_REPS], best = UINT64_MAX;
-	uint64_t pair[M_NR] = { 0 }, q[MAX_REPS];
+	uint64_t pmed, plo, phi;
 	int ok[M_NR] = { 0 }, n[M_NR] = { 0 };
 	unsigned long thpkb[M_NR] = { 0 };
 	struct region r;
@@ -196,7 +275,8 @@ static void bench_size(unsigned long mib, int thp, int reps)
 		die("mbind(MPOL_DEFAULT)");
 
 	for (m = 0; m < M_NR; m++)
-		ok[m] = (m == M_HBIND && !have_hbind) ? -1 : 1;
+		ok[m] = ((m == M_HBIND && !have_hbind) ||
+			 (m == M_HBIND_1CPU && !have_knob)) ? -1 : 1;
 	/*
 	 * One untimed round first: the first migration after boot pays for
 	 * warming up (per-cpu lists, the allocator on node B, code not yet
@@ -208,7 +288,10 @@ static void bench_size(unsigned long mib, int thp, int reps)
 		if (ok[m] < 0)
 			continue;
 		replace(&r);
-		timed_move(&r, m, &moved);
+		if (m == M_MEMCPY)
+			timed_memcpy(&r, thp, &moved);
+		else
+			timed_move(&r, m, &moved);
 	}
 	/*
 	 * Round robin: repetition k of every method runs before repetition
@@ -225,30 +308,22 @@ static void bench_size(unsigned long mib, int thp, int reps)
 				continue;
 			if (replace(&r) != r.npages)
 				ok[m] = 0;	/* could not re-place: node A full */
-			t[m][n[m]++] = timed_move(&r, m, &moved);
+			if (m == M_MEMCPY)
+				t[m][n[m]++] = timed_memcpy(&r, thp, &moved);
+			else
+				t[m][n[m]++] = timed_move(&r, m, &moved);
 			if (moved != r.npages)
 				ok[m] = 0;
-			if (k == 0)
+			if (k == 0 && m != M_MEMCPY)
 				thpkb[m] = thp_kb(&r);
 		}
 	}
-	/*
-	 * Paired: hbind's time over each peer's in the same round, median over
-	 * the rounds (per mille). A slow stretch of the machine hits both
-	 * sides of a pair, so this moves less between runs than the medians.
-	 */
-	for (m = 0; have_hbind && m < M_NR; m++) {
-		if (m == M_HBIND)
-			continue;
-		for (k = 0; k < reps; k++)
-			q[k] = t[M_HBIND][k] * 1000 / (t[m][k] ? t[m][k] : 1);
-		pair[m] = hb_median(q, reps);
-	}
+	/* the best of the methods that move pages (memcpy moves none) */
 	for (m = 0; m < M_NR; m++) {
 		if (ok[m] < 0)
 			continue;
 		med[m] = hb_median(t[m], n[m]);
-		if (med[m] < best)
+		if (m != M_MEMCPY && med[m] < best)
 			best = med[m];
 	}
 	for (m = 0; m < M_NR; m++) {
@@ -260,19 +335,106 @@ static void bench_size(unsigned long mib, int thp, int reps)
 	}
 	if (thp) {
 		printf(" | THP after move:");
-		for (m = 0; m < M_NR; m++)
-			printf(" %lu", thpkb[m] / 1024);
+		for (m = 0; m < M_MEMCPY; m++)
+			if (ok[m] >= 0)
+				printf(" %lu", thpkb[m] / 1024);
 		printf(" MiB");
 	}
 	if (have_hbind) {
+		uint64_t bp = UINT64_MAX;
+
+		/*
+		 * hbind over memcpy, then over each peer and hbind 1 CPU:
+		 * median (lowest-highest)
+		 */
 		printf(" | paired:");
-		for (m = 0; m < M_NR; m++)
-			if (m != M_HBIND)
-				printf(" x%.2f", pair[m] / 1000.0);
+		for (j = 0; j < M_NR - 1; j++) {
+			m = j ? j : M_MEMCPY;
+			if (ok[m] < 0)
+				continue;
+			paired(t, m, reps, &pmed, &plo, &phi);
+			printf(" x%.2f (%.2f-%.2f)", pmed / 1000.0, plo / 1000.0,
+			       phi / 1000.0);
+		}
+		for (m = M_MOVE_PAGES; m < M_HBIND_1CPU; m++)
+			if (med[m] < bp)
+				bp = med[m];
+		printf(" | best peer / hbind x%.2f",
+		       (double)bp / (double)(med[M_HBIND] ? med[M_HBIND] : 1));
 	}
 	printf("\n");
 	fflush(stdout);
 	region_unmap(&r);
+}
+
+/*
+ * First touch of a fresh range bound to node B, one byte per page (timed:
+ * the faults only): with hbind BIND to B's target, or mbind(MPOL_BIND, B).
+ * Returns ns; *placed = pages found on B after.
+ */
+static uint64_t timed_touch(unsigned long mib, int thp, int use_hbind,
+			    size_t *placed)
+{
+	uint32_t atoms[2] = { HBIND_ATOM(HBIND_CMD_BIND, 1), 0 };
+	uint32_t tgt = (uint32_t)uid_b;
+	unsigned long mb = 1UL << node_b;
+	struct region r;
+	uint64_t t0, t1;
+	size_t i;
+
+	if (region_map(&r, mib * MIB, thp))
+		die("mmap/madvise");
+	if (use_hbind ? sys_hbind((unsigned long)r.base, r.len, &tgt, 1, atoms, 2) :
+	    sys_mbind((unsigned long)r.base, r.len, HB_MPOL_BIND, &mb, HB_MAXNODE, 0))
+		die(use_hbind ? "hbind(BIND)" : "mbind(MPOL_BIND)");
+	t0 = hb_now_ns();
+	for (i = 0; i < r.npages; i++)
+		r.base[i * PS] = 1;
+	t1 = hb_now_ns();
+	*placed = count_on(&r, node_b);
+	region_unmap(&r);
+	return t1 - t0;
+}
+
+/* first touch in an hbind BIND range vs an mbind(MPOL_BIND) range */
+static void bench_touch(unsigned long mib, int thp, int reps)
+{
+	uint64_t t[2][MAX_REPS], q[MAX_REPS], med[2], lo, hi;
+	int ok[2] = { 1, 1 }, k, o;
+
+	printf("%-4s %5luMiB", thp ? "THP" : "4K", mib);
+	if (!have_hbind || (thp && mib * MIB < THP_SIZE)) {
+		printf("  (%s: skipped)\n", have_hbind ?
+		       "smaller than a huge page" : "no hbind");
+		return;
+	}
+	/* one untimed round of each, then rounds in which who goes first alternates */
+	for (k = -1; k < reps; k++) {
+		for (o = 0; o < 2; o++) {
+			int h = o ^ (k & 1);	/* 1: hbind */
+			uint64_t ns;
+			size_t placed;
+
+			ns = timed_touch(mib, thp, h, &placed);
+			if (k < 0)
+				continue;
+			t[!h][k] = ns;
+			if (placed != mib * MIB / PS)
+				ok[!h] = 0;
+		}
+	}
+	for (o = 0; o < 2; o++)
+		med[o] = hb_median(t[o], reps);
+	for (k = 0; k < reps; k++)
+		q[k] = t[0][k] * 1000 / (t[1][k] ? t[1][k] : 1);
+	lo = hi = q[0];
+	for (k = 1; k < reps; k++) {
+		lo = q[k] < lo ? q[k] : lo;
+		hi = q[k] > hi ? q[k] : hi;
+	}
+	printf(" | %9.2fms%s | %9.2fms%s | paired x%.3f (%.3f-%.3f)\n",
+	       med[0] / 1e6, ok[0] ? " " : "!", med[1] / 1e6, ok[1] ? " " : "!",
+	       hb_median(q, reps) / 1000.0, lo / 1000.0, hi / 1000.0);
 }
 
 /* "  NAME   TIME (xRATIO)" for hbind and its peer, ratio to the faster */
@@ -597,17 +759,26 @@ int main(int argc, char **argv)
 	uid_a = hb_uid_of_node(node_a);
 	uid_b = hb_uid_of_node(node_b);
 	have_hbind = uid_a >= 0 && uid_b >= 0 && probe_hbind();
+	have_knob = have_hbind && !set_parallel_copy(1);
 	printf("hbind-bench: node %d -> node %d, target uids %ld -> %ld, hbind %s\n",
 	       node_a, node_b, uid_a, uid_b, have_hbind ? "available" : "NOT available");
-	printf("median of %d runs per cell, after one untimed round; "
-	       "(xN) = time / best method of the row; "
-	       "'!' = not all pages moved;\n"
-	       "paired = hbind / move_pages(), mbind(), migrate_pages() in "
-	       "the same round, median over the rounds\n", reps);
+	printf("median of %d interleaved rounds per cell, after one untimed round; "
+	       "(xN) = time / best method that moves pages; "
+	       "'!' = not all pages moved (memcpy: a destination page not on "
+	       "node %d or the copy differs);\n"
+	       "memcpy A->B = memcpy() of the same bytes into a buffer of the same "
+	       "page kind on node %d (touched beforehand, untimed);\n"
+	       "hbind 1 CPU = hbind MIGRATE with its parallel copy off (%s);\n"
+	       "paired = hbind / memcpy, move_pages(), mbind(), migrate_pages(), "
+	       "hbind 1 CPU in the same round, median (lowest-highest) over the "
+	       "rounds;\n"
+	       "best peer / hbind = the fastest peer's median over hbind's "
+	       "(above 1: hbind is faster)\n", reps, node_b, node_b,
+	       have_knob ? PARALLEL_COPY : "n/a: no " PARALLEL_COPY);
 	printf("migrate_pages() also moves the benchmark's own pages on node %d "
 	       "(a few pages of stack, heap, text)\n\n", node_a);
-	printf("page  size    | %22s | %22s | %22s | %22s\n",
-	       mname[0], mname[1], mname[2], mname[3]);
+	printf("page  size    | %22s | %22s | %22s | %22s | %22s | %22s\n",
+	       mname[0], mname[1], mname[2], mname[3], mname[4], mname[5]);
 	for (pass = 0; pass < 2; pass++) {
 		if ((pass == 0 && !strcmp(kinds, "thp")) ||
 		    (pass == 1 && !strcmp(kinds, "4k")))
@@ -615,6 +786,19 @@ int main(int argc, char **argv)
 		dup = strdup(sizes);
 		for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
 			bench_size(strtoul(tok, NULL, 0), pass, reps);
+		free(dup);
+	}
+	printf("\nfirst touch of a range bound to node %d, one byte a page "
+	       "(median of %d rounds; paired = hbind / mbind in the same round):\n"
+	       "page  size    | %11s | %11s | paired\n", node_b, reps,
+	       "hbind BIND", "mbind(BIND)");
+	for (pass = 0; pass < 2; pass++) {
+		if ((pass == 0 && !strcmp(kinds, "thp")) ||
+		    (pass == 1 && !strcmp(kinds, "4k")))
+			continue;
+		dup = strdup(sizes);
+		for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+			bench_touch(strtoul(tok, NULL, 0), pass, reps);
 		free(dup);
 	}
 	bench_latency(latreps);

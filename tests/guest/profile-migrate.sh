@@ -1,0 +1,70 @@
+#!/bin/sh
+# profile-migrate.sh - run in the guest of the profiling kernel by
+# scripts/bench.sh --profile: where the time of a migration goes. For each
+# page kind and method, ftrace's function profiler (function_graph timing:
+# a function's time includes what it calls and any sleep in it) runs around
+# migrate-prof, which moves SIZE MiB from node 0 to node 1 ROUNDS times and
+# does nothing else that migrates; the times of both CPUs are summed (the
+# copy helpers run on the destination's CPU). Prints, per method, the time
+# of each step per call and per MiB.
+# Usage: profile-migrate.sh [SIZE_MIB] [ROUNDS] [KINDS] [METHODS]
+set -eu
+size=${1:-64} rounds=${2:-5} kinds=${3:-"4k thp"}
+methods=${4:-"hbind hbind-1cpu hbind-old mbind move_pages migrate_pages"}
+T=/sys/kernel/tracing
+[ -d $T/trace_stat ] || mount -t tracefs nodev $T
+[ -w $T/function_profile_enabled ] || { echo "no function profiler (not the profiling kernel?)" >&2; exit 1; }
+P=/sys/module/hbind/parameters
+
+# the steps; each is timed in one function (none calls another of the list)
+funcs="__x64_sys_hbind __x64_sys_mbind __x64_sys_move_pages __x64_sys_migrate_pages
+lru_cache_disable lru_add_drain_all lru_add_drain lru_cache_enable
+mpol_isolate_range queue_pages_range migrate_pages migrate_pages_mt
+alloc_migration_target try_to_migrate try_to_unmap_flush folio_mc_copy
+migrate_folios_copy migrate_copy_work remove_migration_ptes putback_movable_pages"
+: > $T/set_ftrace_filter
+for f in $funcs; do
+	if grep -qx "$f" $T/available_filter_functions; then
+		echo "$f" >> $T/set_ftrace_filter
+	else
+		echo "note: $f cannot be traced (inlined or absent)"
+	fi
+done
+echo 1 > $T/options/graph-time 2>/dev/null || true
+echo 1 > $T/options/sleep-time 2>/dev/null || true
+echo madvise > /sys/kernel/mm/transparent_hugepage/enabled
+
+for kind in $kinds; do
+	echo "== $kind, $size MiB, node 0 -> node 1, $rounds rounds"
+	migrate-prof -m memcpy -k "$kind" -s "$size" -r "$rounds"
+	for m in $methods; do
+		call=$m pc=1 lru=1
+		case $m in
+		hbind-1cpu) call=hbind pc=0 ;;		# LRU change only
+		hbind-old) call=hbind pc=0 lru=0 ;;	# as before issue 19
+		esac
+		if [ -d $P ]; then
+			echo $pc > $P/parallel_copy
+			echo $lru > $P/lru_drain_local
+		elif [ "$call" != "$m" ]; then
+			continue
+		fi
+		migrate-prof -m "$call" -k "$kind" -s "$size" -r 1 >/dev/null  # warm-up
+		echo 1 > $T/function_profile_enabled
+		out=$(migrate-prof -m "$call" -k "$kind" -s "$size" -r "$rounds")
+		echo 0 > $T/function_profile_enabled
+		echo "-- $m: $out"
+		printf "   %-26s %8s %10s %10s\n" function hits/call ms/call us/MiB
+		cat $T/trace_stat/function* | awk -v n="$rounds" -v mib="$size" '
+			$1 ~ /^[a-z_]/ && $2 ~ /^[0-9]+$/ {
+				hits[$1] += $2; us[$1] += $3
+			}
+			END {
+				for (f in us)
+					printf "   %-26s %8d %10.2f %10.1f\n", f, hits[f] / n,
+						us[f] / n / 1000, us[f] / n / mib
+			}' | sort -k3 -n -r -s
+	done
+done
+[ -d $P ] && { echo 1 > $P/parallel_copy; echo 1 > $P/lru_drain_local; }
+exit 0
