@@ -566,8 +566,9 @@ int main(int argc, char **argv)
 	       "the same round, median over the rounds\n", reps);
 	printf("migrate_pages() also moves the benchmark's own pages on node %d "
 	       "(a few pages of stack, heap, text)\n\n", node_a);
-	printf("page  size    | %22s | %22s | %22s | %22s\n",
-	       mname[0], mname[1], mname[2], mname[3]);
+	if (strcmp(sizes, "none"))
+		printf("page  size    | %22s | %22s | %22s | %22s\n",
+		       mname[0], mname[1], mname[2], mname[3]);
 	/* -s none: only the latency rows */
 	for (pass = strcmp(sizes, "none") ? 0 : 2; pass < 2; pass++) {
 		if ((pass == 0 && !strcmp(kinds, "thp")) ||
