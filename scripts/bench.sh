@@ -3,14 +3,20 @@
 # hbind-bench in it (hbind MIGRATE vs move_pages() vs mbind(MPOL_MF_MOVE) vs
 # migrate_pages() moving the same pages from node 0 to node 1, 4 KiB pages
 # and THP, sizes 1..256 MiB; single-page BIND vs mbind latency; QUERY vs
-# move_pages status; first touch in an hbind INTERLEAVE range vs one set by
-# mbind(MPOL_WEIGHTED_INTERLEAVE) with the same weights in the global table).
+# move_pages status, 16 MiB and one page; first touch in an hbind INTERLEAVE
+# range vs one set by mbind(MPOL_WEIGHTED_INTERLEAVE) with the same weights
+# in the global table); then, in the same boot, with test_hms and test_hmm
+# loaded, hbind-devbench: hbind MIGRATE to and from device memory vs
+# test_hmm's MIGRATE_TO_DEV / _TO_SYS, 16 and 64 MiB.
 # Prints the figures; asserts nothing about times.
 #
-# Usage: scripts/bench.sh [--kernel BZIMAGE] [--reps N] [--sizes 1,4,16,64,256]
-#                         [--kinds 4k|thp|both] [--no-build]
+# Usage: scripts/bench.sh [--kernel BZIMAGE] [--reps N] [--sizes 1,4,16,64,256|none]
+#                         [--kinds 4k|thp|both] [--device yes|no|only]
+#                         [--dev-sizes 16,64] [--dev-rounds N] [--no-build]
 #        scripts/bench.sh --profile [--kernel BZIMAGE] [--reps N] [--sizes 64]
 #                         [--kinds 4k|thp|both] [--no-build]
+# --sizes none keeps only the latency rows (single-page calls, QUERY) of
+# hbind-bench; --device only runs hbind-devbench alone.
 # Each MIGRATE row also times memcpy() of the same bytes into a buffer on
 # node 1, and hbind with its parallel copy off (hbind 1 CPU); a second table
 # times first touch in an hbind BIND range against an mbind one.
@@ -31,12 +37,16 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 kernel='' reps=5 sizes='' kinds=both build=1 profile=0
+device=yes dev_sizes=16,64 dev_rounds=11
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift ;;
 	--reps) reps=$2; shift ;;
 	--sizes) sizes=$2; shift ;;
 	--kinds) kinds=$2; shift ;;
+	--device) device=$2; shift ;;
+	--dev-sizes) dev_sizes=$2; shift ;;
+	--dev-rounds) dev_rounds=$2; shift ;;
 	--no-build) build=0 ;;
 	--profile) profile=1 ;;
 	-h|--help) script_help; exit 0 ;;
@@ -49,12 +59,23 @@ if [ -z "$sizes" ]; then
 	sizes=1,4,16,64,256
 	[ $profile = 0 ] || sizes=64
 fi
-case $sizes in ''|*[!0-9,]*) die "--sizes wants MiB values like 1,4,16" ;; esac
+case $sizes in none) ;; ''|*[!0-9,]*) die "--sizes wants MiB values like 1,4,16, or none" ;; esac
+case $device in yes|no|only) ;; *) die "--device is yes, no or only" ;; esac
+case $dev_sizes in ''|*[!0-9,]*) die "--dev-sizes wants MiB values like 16,64" ;; esac
+case $dev_rounds in ''|*[!0-9]*) die "--dev-rounds wants a number" ;; esac
 case $kinds in 4k|thp|both) ;; *) die "--kinds is 4k, thp or both" ;; esac
 # nodes 0 and 1 have 512 MiB each and the guest 1280 MiB: one 256 MiB region
 # (plus its page arrays) is the most that fits with room to migrate.
+[ "$sizes" = none ] ||
 for s in ${sizes//,/ }; do
 	[ "$s" -le 256 ] || die "size $s MiB does not fit the two-socket-hbm nodes (max 256)"
+done
+# test_hms gets device memory for the largest size; two buffers of it and
+# test_hmm's device memory must fit the 512 MiB of node 0 with room.
+dev_mb=0
+for s in ${dev_sizes//,/ }; do
+	[ "$s" -le 128 ] || die "device size $s MiB: at most 128"
+	[ "$s" -le "$dev_mb" ] || dev_mb=$s
 done
 
 [ $build = 0 ] || need kernel rootfs userspace
@@ -82,10 +103,17 @@ fi
 outfile=$HMS_CACHE/bench/hbind-$(date +%Y%m%d-%H%M%S).txt
 # THP: madvise, so that 4K runs get base pages (MADV_NOHUGEPAGE) and THP runs
 # get huge pages (MADV_HUGEPAGE) whatever the kernel's default is.
+# The device rows run pinned to CPU 0 (node 0): test_hmm brings pages back
+# to the local node, hbind to node 0's target.
 guest_cmd="echo madvise > /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; \
-echo 'kernel:' \$(uname -r); numactl -H 2>/dev/null | grep -E '^node [0-9]+ (size|free)'; \
-exec hbind-bench -a 0 -b 1 -r $reps -s $sizes -k $kinds"
-log "benchmark on two-socket-hbm (reps $reps, sizes $sizes MiB, $kinds)"
+echo 'kernel:' \$(uname -r); numactl -H 2>/dev/null | grep -E '^node [0-9]+ (size|free)'"
+[ "$device" = only ] ||
+	guest_cmd+="; hbind-bench -a 0 -b 1 -r $reps -s $sizes -k $kinds || exit 1"
+[ "$device" = no ] ||
+	guest_cmd+="; echo; modprobe test_hms mem_mb=$((dev_mb + 16)) && modprobe test_hmm && \
+sleep 1 && exec taskset -c 0 hbind-devbench -n 0 -s $dev_sizes -r $dev_rounds"
+
+log "benchmark on two-socket-hbm (reps $reps, sizes $sizes MiB, $kinds; device $device: $dev_sizes MiB, $dev_rounds rounds)"
 set -- --topology two-socket-hbm --timeout 3600
 [ -z "$kernel" ] || set -- "$@" --kernel "$kernel"
 rc=0

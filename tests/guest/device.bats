@@ -464,6 +464,28 @@ as_nobody() {
 	# (hbind.bats compares the system-target case with MPOL_MF_MOVE/MOVE_ALL)
 }
 
+@test "MIGRATE back from the device in batches (driver migrate_to_system): by list order, straight to the listed node, exact counts, data intact" {
+	need_other
+	local dev o=${HB_UID[$OTHER]} n=4096
+	load_hms mem_mb=32
+	dev=$(uid_of "$(dev_obj 0 target)")
+	dt -m 16 -n "$OTHER" back
+	assert_success
+	assert_line "MIGRATE {device} $n pages: moved $n"
+	assert_line "MIGRATE {device, node}: moved 0"
+	assert_line "query after {device, node}: u$dev=$n"
+	assert_line "MIGRATE {node, device} of the first half: moved $((n / 2))"
+	assert_line "query first half: u$o=$((n / 2))"
+	assert_line "query second half: u$dev=$((n / 2))"
+	assert_line "pgmigrate_success grew by less than half the pages"
+	assert_line "MIGRATE {node} of all: moved $((n / 2))"
+	assert_line "query all back: u$o=$n"
+	assert_line "device: $n pages back, none left"
+	assert_line "PASS back ($n pages intact)"
+	run devtest stats
+	assert_output "stats: uid $dev capacity 8192 used 0 to $n from $n"
+}
+
 @test "device to device: MIGRATE moves pages from device 1 to device 0 and back by list order, only as many as fit, none stranded in system memory, data intact" {
 	need_other
 	local d0 d1 cap=1024

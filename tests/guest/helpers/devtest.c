@@ -50,6 +50,10 @@
  *   d2d         two devices (-d is the first): MIGRATE device 1 -> device 0
  *               and back, ordered lists, only as many as fit, exact counts,
  *               checksums
+ *   back        MIB to the device, then back to NODE in batches by list
+ *               order: {device, NODE} moves none, {NODE, device} of half
+ *               moves them straight to NODE (not through the CPU's node:
+ *               pgmigrate_success), {NODE} the rest; counts, checksums
  *   qrace       QUERY in a loop while the CPU touches device pages (they
  *               migrate to NODE): every entry names the device or NODE
  *   devonly     run under numactl --membind=NODE: BIND {device} leaves CPU
@@ -1004,6 +1008,81 @@ static int test_shared(void)
 	return 0;
 }
 
+/* /proc/vmstat pgmigrate_success: pages migrate_pages() moved */
+static unsigned long vm_migrated(void)
+{
+	FILE *f = fopen("/proc/vmstat", "r");
+	unsigned long v = 0;
+	char line[128];
+
+	CHECK(f, "/proc/vmstat: %s", strerror(errno));
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "pgmigrate_success %lu", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+/*
+ * Back from the device in batches (the driver's migrate_to_system op), by
+ * list order, straight to NODE: pages that went to the CPU's node first
+ * and were then migrated (the one-page fault path) would show in
+ * pgmigrate_success.
+ */
+static int test_back(void)
+{
+	unsigned long npages = (mib << 20) / psz, half = npages / 2, moved;
+	int fd = dev_open();
+	struct hms_test_stats s0 = stats(fd), s;
+	__u32 dev = s0.uid, sys = node_uid(other_node);
+	__u32 dev_first[2] = { dev, sys }, sys_first[2] = { sys, dev };
+	unsigned long vm0, grew;
+	char *p = map(npages);
+	long bad;
+
+	fill(p, 0, npages, 41);
+	moved = migrate(p, npages, &dev, 1);
+	printf("MIGRATE {device} %lu pages: moved %lu\n", npages, moved);
+	CHECK(moved == npages, "moved %lu, want %lu", moved, npages);
+	moved = migrate(p, npages, dev_first, 2);
+	printf("MIGRATE {device, node}: moved %lu\n", moved);
+	CHECK(moved == 0, "moved %lu, want 0", moved);
+	expect_query("after {device, node}", p, 0, npages, dev);
+
+	vm0 = vm_migrated();
+	moved = migrate(p, half, sys_first, 2);
+	grew = vm_migrated() - vm0;
+	printf("MIGRATE {node, device} of the first half: moved %lu\n", moved);
+	CHECK(moved == half, "moved %lu, want %lu", moved, half);
+	expect_query("first half", p, 0, half, sys);
+	expect_query("second half", p, half, npages - half, dev);
+	printf("pgmigrate_success grew by %s half the pages\n",
+	       grew < half ? "less than" : "at least");
+	CHECK(grew < half,
+	      "pgmigrate_success grew by %lu: pages went through another node",
+	      grew);
+
+	moved = migrate(p, npages, &sys, 1);
+	printf("MIGRATE {node} of all: moved %lu\n", moved);
+	CHECK(moved == npages - half, "moved %lu, want %lu", moved,
+	      npages - half);
+	expect_query("all back", p, 0, npages, sys);
+	s = stats(fd);
+	CHECK(s.migrated_from - s0.migrated_from == npages &&
+	      s.used == s0.used,
+	      "device: %llu pages back, %llu used, want %lu and %llu",
+	      (unsigned long long)(s.migrated_from - s0.migrated_from),
+	      (unsigned long long)s.used, npages,
+	      (unsigned long long)s0.used);
+	printf("device: %lu pages back, none left\n", npages);
+	bad = check(p, 0, npages, 41);
+	CHECK(bad < 0, "page %ld differs", bad);
+	munmap(p, npages * psz);
+	close(fd);
+	printf("PASS back (%lu pages intact)\n", npages);
+	return 0;
+}
+
 static int dev_open_n(int n)
 {
 	int save = devno, fd;
@@ -1316,7 +1395,7 @@ static int test_churn(const char *file)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: devtest [-d DEV] [-m MIB] [-n NODE] stats|migrate|full|firsttouch|perm|shared|d2d|qrace|devonly|hold FILE|race FILE|churn FILE\n");
+	fprintf(f, "usage: devtest [-d DEV] [-m MIB] [-n NODE] stats|migrate|full|firsttouch|perm|shared|d2d|back|qrace|devonly|hold FILE|race FILE|churn FILE\n");
 }
 
 int main(int argc, char **argv)
@@ -1375,6 +1454,8 @@ int main(int argc, char **argv)
 		return test_shared();
 	if (!strcmp(test, "d2d"))
 		return test_d2d();
+	if (!strcmp(test, "back"))
+		return test_back();
 	if (!strcmp(test, "qrace"))
 		return test_qrace();
 	if (!strcmp(test, "devonly"))

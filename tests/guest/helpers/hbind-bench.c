@@ -4,16 +4,16 @@
  * and migrate_pages() moving the same pages from node A to node B, for
  * several sizes, with 4 KiB pages and with THP; and the latency of a
  * single-page hbind(BIND) and hbind(DEFAULT) against mbind(), and of QUERY
- * against move_pages(nodes=NULL); and first touch in a range set by hbind
- * INTERLEAVE against one set by mbind(MPOL_WEIGHTED_INTERLEAVE) with the same
- * weights in the global sysfs table. Each MIGRATE row also times memcpy() of
- * the same bytes from node A to a buffer on node B, and a second table times
- * first touch in a range bound with hbind BIND against one bound with mbind.
- * Prints figures, asserts nothing about times; it only checks that every
- * method really moved the pages (a row whose pages did not all arrive is
- * marked with '!').
+ * (16 MiB and one page) against move_pages(nodes=NULL); and first touch in a
+ * range set by hbind INTERLEAVE against one set by
+ * mbind(MPOL_WEIGHTED_INTERLEAVE) with the same weights in the global sysfs
+ * table. Each MIGRATE row also times memcpy() of the same bytes from node A
+ * to a buffer on node B, and a second table times first touch in a range
+ * bound with hbind BIND against one bound with mbind. Prints figures,
+ * asserts nothing about times; it only checks that every method really
+ * moved the pages (a row whose pages did not all arrive is marked with '!').
  *
- * Usage: hbind-bench [-a NODE] [-b NODE] [-s 1,4,16,64,256] [-r REPS]
+ * Usage: hbind-bench [-a NODE] [-b NODE] [-s 1,4,16,64,256|none] [-r REPS]
  *                    [-l LATREPS] [-k 4k|thp|both]
  */
 #define _GNU_SOURCE
@@ -475,6 +475,55 @@ static void time_default(unsigned long ph, unsigned long pm, int hfirst,
 	}
 }
 
+/*
+ * QUERY of one touched page of @r against move_pages(nodes=NULL) of the same
+ * page, @reps times each, the one that goes first alternating; medians in
+ * *@mq and *@ms, median of the per-iteration ratios (per mille) in *@pair.
+ * @t and @tm are scratch arrays of @reps entries.
+ */
+static void bench_query_page(struct region *r, int reps, uint64_t *t,
+			     uint64_t *tm, uint64_t *mq, uint64_t *ms,
+			     uint64_t *pair)
+{
+	int32_t where = 0;
+	uint32_t atoms[4] = { HBIND_ATOM(HBIND_CMD_QUERY, 3), 0,
+			      (uint32_t)(uintptr_t)&where,
+			      (uint32_t)((uint64_t)(uintptr_t)&where >> 32) };
+	void *page = r->base;
+	int status = 0, k, o;
+
+	for (k = 0; k < reps; k++) {
+		for (o = 0; o < 2; o++) {
+			uint64_t t0 = hb_now_ns();
+
+			if (o == (k & 1)) {
+				if (sys_move_pages(0, 1, &page, NULL, &status, 0))
+					die("move_pages(query, 1 page)");
+				tm[k] = hb_now_ns() - t0;
+			} else if (have_hbind) {
+				if (sys_hbind(page, PS, NULL, 0, atoms, 4))
+					die("hbind(QUERY, 1 page)");
+				t[k] = hb_now_ns() - t0;
+			}
+		}
+	}
+	if (have_hbind && where != (int32_t)hb_uid_of_node(status))
+		fprintf(stderr, "hbind-bench: QUERY says %d, move_pages node %d\n",
+			where, status);
+	if (have_hbind) {
+		uint64_t *q = malloc(reps * sizeof(*q));
+
+		if (!q)
+			die("malloc");
+		for (k = 0; k < reps; k++)
+			q[k] = t[k] * 1000 / (tm[k] ? tm[k] : 1);
+		*pair = hb_median(q, reps);
+		free(q);
+		*mq = hb_median(t, reps);
+	}
+	*ms = hb_median(tm, reps);
+}
+
 /* single-page BIND/DEFAULT vs mbind latency, QUERY vs move_pages status */
 static void bench_latency(int reps)
 {
@@ -482,7 +531,7 @@ static void bench_latency(int reps)
 	uint64_t *td = malloc(reps * sizeof(*td)), *tdm = malloc(reps * sizeof(*tdm));
 	uint64_t *te = malloc(reps * sizeof(*te)), *tem = malloc(reps * sizeof(*tem));
 	uint64_t med_h = 0, med_m, med_d = 0, med_dm, med_e = 0, med_em;
-	uint64_t med_q = 0, med_s;
+	uint64_t med_q = 0, med_s, med_q1 = 0, med_s1, pair_q1 = 0;
 	struct region r;
 	unsigned long masks[2] = { 1UL << node_a, 1UL << node_b };
 	uint32_t tgts[2] = { (uint32_t)uid_a, (uint32_t)uid_b };
@@ -577,6 +626,7 @@ static void bench_latency(int reps)
 		med_s = hb_median(tm, qreps);
 		free(buf);
 	}
+	bench_query_page(&r, reps, t, tm, &med_q1, &med_s1, &pair_q1);
 	region_unmap(&r);
 
 	printf("\nsingle-page policy change (median of %d, alternating nodes %d/%d):\n",
@@ -587,6 +637,12 @@ static void bench_latency(int reps)
 	print_pair("hbind DEFAULT", med_e, "mbind(MPOL_DEFAULT)", med_em);
 	printf("placement query of 16 MiB (4096 pages):\n");
 	print_pair("hbind QUERY", med_q, "move_pages(NULL)", med_s);
+	printf("placement query of one page (median of %d, who goes first alternating):\n",
+	       reps);
+	print_pair("hbind QUERY", med_q1, "move_pages(NULL)", med_s1);
+	if (have_hbind)
+		printf("  paired: hbind QUERY / move_pages(NULL) x%.2f\n",
+		       pair_q1 / 1000.0);
 	free(t);
 	free(tm);
 	free(td);
@@ -618,7 +674,7 @@ static int iw_weight(int node, int set)
 }
 
 /* time the first touch of every page of @r; returns ns */
-static uint64_t timed_touch(struct region *r)
+static uint64_t il_timed_touch(struct region *r)
 {
 	uint64_t t0 = hb_now_ns();
 	size_t i;
@@ -668,9 +724,9 @@ static void bench_il_first_touch(int reps)
 			die("mbind(MPOL_WEIGHTED_INTERLEAVE)");
 		for (o = 0; o < 2; o++) {
 			if (o == (k & 1))
-				tm[k] = timed_touch(&m);
+				tm[k] = il_timed_touch(&m);
 			else if (have_hbind)
-				th[k] = timed_touch(&h);
+				th[k] = il_timed_touch(&h);
 		}
 		if (k == 0) {
 			ha = have_hbind ? count_on(&h, node_a) : 0;
@@ -777,9 +833,11 @@ int main(int argc, char **argv)
 	       have_knob ? PARALLEL_COPY : "n/a: no " PARALLEL_COPY);
 	printf("migrate_pages() also moves the benchmark's own pages on node %d "
 	       "(a few pages of stack, heap, text)\n\n", node_a);
-	printf("page  size    | %22s | %22s | %22s | %22s | %22s | %22s\n",
-	       mname[0], mname[1], mname[2], mname[3], mname[4], mname[5]);
-	for (pass = 0; pass < 2; pass++) {
+	if (strcmp(sizes, "none"))
+		printf("page  size    | %22s | %22s | %22s | %22s | %22s | %22s\n",
+		       mname[0], mname[1], mname[2], mname[3], mname[4], mname[5]);
+	/* -s none: only the latency rows */
+	for (pass = strcmp(sizes, "none") ? 0 : 2; pass < 2; pass++) {
 		if ((pass == 0 && !strcmp(kinds, "thp")) ||
 		    (pass == 1 && !strcmp(kinds, "4k")))
 			continue;
@@ -788,11 +846,12 @@ int main(int argc, char **argv)
 			bench_size(strtoul(tok, NULL, 0), pass, reps);
 		free(dup);
 	}
-	printf("\nfirst touch of a range bound to node %d, one byte a page "
-	       "(median of %d rounds; paired = hbind / mbind in the same round):\n"
-	       "page  size    | %11s | %11s | paired\n", node_b, reps,
-	       "hbind BIND", "mbind(BIND)");
-	for (pass = 0; pass < 2; pass++) {
+	if (strcmp(sizes, "none"))
+		printf("\nfirst touch of a range bound to node %d, one byte a page "
+		       "(median of %d rounds; paired = hbind / mbind in the same "
+		       "round):\npage  size    | %11s | %11s | paired\n", node_b,
+		       reps, "hbind BIND", "mbind(BIND)");
+	for (pass = strcmp(sizes, "none") ? 0 : 2; pass < 2; pass++) {
 		if ((pass == 0 && !strcmp(kinds, "thp")) ||
 		    (pass == 1 && !strcmp(kinds, "4k")))
 			continue;
