@@ -758,6 +758,32 @@ static int probe_hbind(void)
 	return ok;
 }
 
+/*
+ * Run @fn on each size of @sizes (MiB, comma separated), 4 KiB pages then
+ * THP as @kinds allows; "none" (-s none: only the latency rows) runs nothing.
+ */
+static void for_each_size(void (*fn)(unsigned long, int, int),
+			  const char *sizes, const char *kinds, int reps)
+{
+	char *dup, *tok, *save;
+	int thp;
+
+	if (!strcmp(sizes, "none"))
+		return;
+	for (thp = 0; thp < 2; thp++) {
+		if ((thp == 0 && !strcmp(kinds, "thp")) ||
+		    (thp == 1 && !strcmp(kinds, "4k")))
+			continue;
+		dup = strdup(sizes);
+		if (!dup)
+			die("strdup");
+		for (tok = strtok_r(dup, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save))
+			fn(strtoul(tok, NULL, 0), thp, reps);
+		free(dup);
+	}
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -774,8 +800,6 @@ int main(int argc, char **argv)
 {
 	const char *sizes = "1,4,16,64,256", *kinds = "both";
 	int reps = 5, latreps = 1000, c;
-	char *dup, *tok, *save;
-	int pass;
 
 	PS = sysconf(_SC_PAGESIZE);
 	while ((c = getopt(argc, argv, "a:b:s:r:l:k:h")) != -1) {
@@ -836,30 +860,13 @@ int main(int argc, char **argv)
 	if (strcmp(sizes, "none"))
 		printf("page  size    | %22s | %22s | %22s | %22s | %22s | %22s\n",
 		       mname[0], mname[1], mname[2], mname[3], mname[4], mname[5]);
-	/* -s none: only the latency rows */
-	for (pass = strcmp(sizes, "none") ? 0 : 2; pass < 2; pass++) {
-		if ((pass == 0 && !strcmp(kinds, "thp")) ||
-		    (pass == 1 && !strcmp(kinds, "4k")))
-			continue;
-		dup = strdup(sizes);
-		for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-			bench_size(strtoul(tok, NULL, 0), pass, reps);
-		free(dup);
-	}
+	for_each_size(bench_size, sizes, kinds, reps);
 	if (strcmp(sizes, "none"))
 		printf("\nfirst touch of a range bound to node %d, one byte a page "
 		       "(median of %d rounds; paired = hbind / mbind in the same "
 		       "round):\npage  size    | %11s | %11s | paired\n", node_b,
 		       reps, "hbind BIND", "mbind(BIND)");
-	for (pass = strcmp(sizes, "none") ? 0 : 2; pass < 2; pass++) {
-		if ((pass == 0 && !strcmp(kinds, "thp")) ||
-		    (pass == 1 && !strcmp(kinds, "4k")))
-			continue;
-		dup = strdup(sizes);
-		for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-			bench_touch(strtoul(tok, NULL, 0), pass, reps);
-		free(dup);
-	}
+	for_each_size(bench_touch, sizes, kinds, reps);
 	bench_latency(latreps);
 	bench_il_first_touch(reps * 4);
 	return 0;
