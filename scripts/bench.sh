@@ -12,7 +12,8 @@
 #
 # Usage: scripts/bench.sh [--kernel BZIMAGE] [--reps N] [--sizes 1,4,16,64,256|none]
 #                         [--kinds 4k|thp|both] [--device yes|no|only]
-#                         [--dev-sizes 16,64] [--dev-rounds N] [--no-build]
+#                         [--dev-sizes 16,64] [--dev-rounds N] [--cpu 0|1]
+#                         [--no-build]
 #        scripts/bench.sh --profile [--kernel BZIMAGE] [--reps N] [--sizes 64]
 #                         [--kinds 4k|thp|both] [--no-build]
 # --sizes none keeps only the latency rows (single-page calls, QUERY) of
@@ -37,7 +38,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 kernel='' reps=5 sizes='' kinds=both build=1 profile=0
-device=yes dev_sizes=16,64 dev_rounds=11
+device=yes dev_sizes=16,64 dev_rounds=11 cpu=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift ;;
@@ -47,6 +48,7 @@ while [ $# -gt 0 ]; do
 	--device) device=$2; shift ;;
 	--dev-sizes) dev_sizes=$2; shift ;;
 	--dev-rounds) dev_rounds=$2; shift ;;
+	--cpu) cpu=$2; shift ;;
 	--no-build) build=0 ;;
 	--profile) profile=1 ;;
 	-h|--help) script_help; exit 0 ;;
@@ -63,6 +65,7 @@ case $sizes in none) ;; ''|*[!0-9,]*) die "--sizes wants MiB values like 1,4,16,
 case $device in yes|no|only) ;; *) die "--device is yes, no or only" ;; esac
 case $dev_sizes in ''|*[!0-9,]*) die "--dev-sizes wants MiB values like 16,64" ;; esac
 case $dev_rounds in ''|*[!0-9]*) die "--dev-rounds wants a number" ;; esac
+case $cpu in 0|1) ;; *) die "--cpu is 0 or 1 (the two-socket-hbm guest's CPUs)" ;; esac
 case $kinds in 4k|thp|both) ;; *) die "--kinds is 4k, thp or both" ;; esac
 # nodes 0 and 1 have 512 MiB each and the guest 1280 MiB: one 256 MiB region
 # (plus its page arrays) is the most that fits with room to migrate.
@@ -107,8 +110,15 @@ outfile=$HMS_CACHE/bench/hbind-$(date +%Y%m%d-%H%M%S).txt
 # to the local node, hbind to node 0's target.
 guest_cmd="echo madvise > /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; \
 echo 'kernel:' \$(uname -r); numactl -H 2>/dev/null | grep -E '^node [0-9]+ (size|free)'"
+# hbind-bench runs on CPU $cpu: 0 (default) is node 0's, where the pages
+# are (a program pushing its pages to another node), 1 node 1's, where they
+# go (a program pulling its data to the node it runs on; its own
+# allocations then fragment node 1, and THP destinations cost compaction to
+# every method). Unpinned, the scheduler would choose, and the figures
+# would change between boots.
 [ "$device" = only ] ||
-	guest_cmd+="; hbind-bench -a 0 -b 1 -r $reps -s $sizes -k $kinds || exit 1"
+	guest_cmd+="; echo 'hbind-bench runs on CPU $cpu'; \
+taskset -c $cpu hbind-bench -a 0 -b 1 -r $reps -s $sizes -k $kinds || exit 1"
 [ "$device" = no ] ||
 	guest_cmd+="; echo; modprobe test_hms mem_mb=$((dev_mb + 16)) && modprobe test_hmm && \
 sleep 1 && exec taskset -c 0 hbind-devbench -n 0 -s $dev_sizes -r $dev_rounds"
