@@ -3,10 +3,15 @@
 # scripts/bench.sh --profile: where the time of a migration goes. For each
 # page kind and method, ftrace's function profiler (function_graph timing:
 # a function's time includes what it calls and any sleep in it) runs around
-# migrate-prof, which moves SIZE MiB from node 0 to node 1 ROUNDS times and
-# does nothing else that migrates; the times of both CPUs are summed (the
-# copy helpers run on the destination's CPU). Prints, per method, the time
-# of each step per call and per MiB.
+# the timed step of migrate-prof, which moves SIZE MiB from node 0 to node 1
+# (migrate-prof -P turns the profiler on just before that step and off just
+# after, so nothing of the placement shows), once per round; the times of
+# both CPUs are summed (the copy helpers run on the destination's CPU) and
+# added up over the rounds. Prints, per method, the time of each step per
+# call and per MiB. Method hbind-fromdev (4 KiB pages): the pages start in
+# test_hms' device memory (the module is loaded here if it is not), and
+# hbind MIGRATE brings them to node 1 through the device's
+# migrate_to_system op.
 # Usage: profile-migrate.sh [SIZE_MIB] [ROUNDS] [KINDS] [METHODS]
 set -eu
 size=${1:-64} rounds=${2:-5} kinds=${3:-"4k thp"}
@@ -21,10 +26,18 @@ funcs="__x64_sys_hbind __x64_sys_mbind __x64_sys_move_pages __x64_sys_migrate_pa
 lru_cache_disable lru_add_drain_all lru_add_drain lru_cache_enable
 mpol_isolate_range queue_pages_range migrate_pages migrate_pages_mt
 alloc_migration_target try_to_migrate try_to_unmap_flush folio_mc_copy
-migrate_folios_copy migrate_copy_work remove_migration_ptes putback_movable_pages"
+migrate_folios_copy migrate_copy_work remove_migration_ptes putback_movable_pages
+hmst_hms_migrate_to_system migrate_vma_setup migrate_device_unmap
+hmst_alloc_and_copy_back migrate_vma_pages migrate_vma_finalize"
+case " $methods " in
+*" hbind-fromdev "*)
+	[ -e /dev/hms_test0 ] || modprobe test_hms mem_mb=$((size + 16)) ||
+		{ echo "no test_hms: hbind-fromdev cannot run" >&2; exit 1; }
+	;;
+esac
 : > $T/set_ftrace_filter
 for f in $funcs; do
-	if grep -qx "$f" $T/available_filter_functions; then
+	if grep -qE "^$f( |\$)" $T/available_filter_functions; then
 		echo "$f" >> $T/set_ftrace_filter
 	else
 		echo "note: $f cannot be traced (inlined or absent)"
@@ -49,13 +62,26 @@ for kind in $kinds; do
 		elif [ "$call" != "$m" ]; then
 			continue
 		fi
-		migrate-prof -m "$call" -k "$kind" -s "$size" -r 1 >/dev/null  # warm-up
-		echo 1 > $T/function_profile_enabled
-		out=$(migrate-prof -m "$call" -k "$kind" -s "$size" -r "$rounds")
-		echo 0 > $T/function_profile_enabled
-		echo "-- $m: $out"
+		dev=
+		case $m in
+		hbind-fromdev)
+			[ "$kind" = 4k ] || continue	# device memory: base pages
+			call=hbind dev="-d 0" ;;
+		esac
+		migrate-prof -m "$call" -k "$kind" -s "$size" -r 1 $dev >/dev/null  # warm-up
+		stats=$(mktemp) times=
+		r=0
+		while [ $r -lt "$rounds" ]; do
+			out=$(migrate-prof -m "$call" -k "$kind" -s "$size" -r 1 $dev \
+				-P $T/function_profile_enabled)
+			t=${out#*median }
+			times="$times ${t%% ms*}"
+			cat $T/trace_stat/function* >> "$stats"
+			r=$((r + 1))
+		done
+		echo "-- $m: ${out%%: median*}, ms per round:$times"
 		printf "   %-26s %8s %10s %10s\n" function hits/call ms/call us/MiB
-		cat $T/trace_stat/function* | awk -v n="$rounds" -v mib="$size" '
+		awk -v n="$rounds" -v mib="$size" '
 			$1 ~ /^[a-z_]/ && $2 ~ /^[0-9]+$/ {
 				hits[$1] += $2; us[$1] += $3
 			}
@@ -63,7 +89,8 @@ for kind in $kinds; do
 				for (f in us)
 					printf "   %-26s %8d %10.2f %10.1f\n", f, hits[f] / n,
 						us[f] / n / 1000, us[f] / n / mib
-			}' | sort -k3 -n -r -s
+			}' "$stats" | sort -k3 -n -r -s
+		rm -f "$stats"
 	done
 done
 [ -d $P ] && { echo 1 > $P/parallel_copy; echo 1 > $P/lru_drain_local; }

@@ -8,16 +8,27 @@
  * timed step migrates pages, so a profile taken around the whole run (ftrace's
  * function profiler) shows that step alone. Prints the median time of the
  * step and checks that every page arrived (memcpy: that the copy is intact).
+ * -d DEV: the pages start on test_hms device DEV (/dev/hms_testDEV, opened
+ * for the run: hbind() moves them there from node A before the timed step,
+ * 4 KiB pages only), and hbind MIGRATE brings them to node B: the device ->
+ * system path. -P FILE: write 1 to FILE just before the timed step and 0
+ * just after (FILE: tracefs' function_profile_enabled), so that a profile
+ * shows nothing of the placement; with one round, as the profiler starts
+ * afresh each time it is turned on.
  *
  * Usage: migrate-prof -m hbind|mbind|move_pages|migrate_pages|memcpy
  *                     [-k 4k|thp] [-s MIB] [-r ROUNDS] [-a NODE] [-b NODE]
+ *                     [-d DEV] [-P FILE]
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 
 #include "hbtest.h"
+#include "test_hms_uapi.h"
 
 #define MIB		(1024UL * 1024UL)
 #define THP_SIZE	(2 * MIB)
@@ -51,6 +62,33 @@ static char *map_on(size_t len, int thp, int node, int keep_policy)
 	return a;
 }
 
+/* write "1" or "0" to the profiler switch @path, if any */
+static void profiler(const char *path, int on)
+{
+	int fd;
+
+	if (!path)
+		return;
+	fd = open(path, O_WRONLY);
+	if (fd < 0 || write(fd, on ? "1" : "0", 1) != 1) {
+		fprintf(stderr, "migrate-prof: %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+	close(fd);
+}
+
+/* hbind MIGRATE of [p, p + len) to target @uid; pages moved or -1 */
+static long migrate_to(char *p, size_t len, uint32_t uid)
+{
+	uint32_t atoms[3] = {
+		HBIND_ATOM(HBIND_CMD_MIGRATE, HBIND_MIGRATE_NDWORDS), 0, 0
+	};
+
+	if (sys_hbind((unsigned long)p, len, &uid, 1, atoms, 3))
+		return -1;
+	return atoms[2];
+}
+
 /* pages of [p, p + len) on @node */
 static size_t count_on(char *p, size_t len, int node)
 {
@@ -74,13 +112,15 @@ static size_t count_on(char *p, size_t len, int node)
 
 int main(int argc, char **argv)
 {
-	const char *method = NULL, *kind = "4k";
+	const char *method = NULL, *kind = "4k", *prof = NULL;
 	unsigned long mib = 64;
-	int rounds = 5, node_a = 0, node_b = 1, thp, c, k, ok = 1;
+	int rounds = 5, node_a = 0, node_b = 1, dev = -1, thp, c, k, ok = 1;
+	struct hms_test_stats st;
+	uint32_t dev_uid = 0;
 	uint64_t t[MAX_ROUNDS];
 
 	PS = sysconf(_SC_PAGESIZE);
-	while ((c = getopt(argc, argv, "m:k:s:r:a:b:")) != -1) {
+	while ((c = getopt(argc, argv, "m:k:s:r:a:b:d:P:")) != -1) {
 		switch (c) {
 		case 'm': method = optarg; break;
 		case 'k': kind = optarg; break;
@@ -88,17 +128,34 @@ int main(int argc, char **argv)
 		case 'r': rounds = atoi(optarg); break;
 		case 'a': node_a = atoi(optarg); break;
 		case 'b': node_b = atoi(optarg); break;
+		case 'd': dev = atoi(optarg); break;
+		case 'P': prof = optarg; break;
 		default: method = NULL; optind = argc; break;
 		}
 	}
 	thp = !strcmp(kind, "thp");
 	if (!method || (!thp && strcmp(kind, "4k")) || !mib || rounds < 1 ||
 	    rounds > MAX_ROUNDS || node_a < 0 || node_b < 0 || node_a > 63 ||
-	    node_b > 63 || node_a == node_b) {
+	    node_b > 63 || node_a == node_b ||
+	    (dev >= 0 && (thp || strcmp(method, "hbind")))) {
 		fprintf(stderr, "usage: migrate-prof -m hbind|mbind|move_pages|"
 			"migrate_pages|memcpy [-k 4k|thp] [-s MIB] [-r ROUNDS] "
-			"[-a NODE] [-b NODE]\n");
+			"[-a NODE] [-b NODE] [-d DEV (-m hbind -k 4k)] [-P FILE]\n");
 		return 2;
+	}
+	if (dev >= 0) {
+		char path[64];
+		int fd;
+
+		/* open for the whole run: test_hms lets its users in */
+		snprintf(path, sizeof(path), "/dev/hms_test%d", dev);
+		fd = open(path, O_RDWR);
+		if (fd < 0 || ioctl(fd, HMS_TEST_STATS, &st)) {
+			fprintf(stderr, "migrate-prof: %s: %s\n", path,
+				strerror(errno));
+			return 1;
+		}
+		dev_uid = st.uid;
 	}
 	for (k = 0; k < rounds; k++) {
 		size_t len = mib * MIB, n = len / PS, i;
@@ -130,16 +187,17 @@ int main(int argc, char **argv)
 				nodes[i] = node_b;
 			}
 		}
+		if (dev >= 0 && migrate_to(p, len, dev_uid) != (long)n) {
+			fprintf(stderr, "migrate-prof: not every page went to device %d\n",
+				dev);
+			return 1;
+		}
+		profiler(prof, 1);
 		t0 = hb_now_ns();
 		if (d) {
 			memcpy(d, p, len);
 		} else if (!strcmp(method, "hbind")) {
-			uint32_t tgt = (uint32_t)hb_uid_of_node(node_b);
-			uint32_t atoms[3] = {
-				HBIND_ATOM(HBIND_CMD_MIGRATE, HBIND_MIGRATE_NDWORDS), 0, 0
-			};
-
-			ret = sys_hbind((unsigned long)p, len, &tgt, 1, atoms, 3);
+			ret = migrate_to(p, len, (uint32_t)hb_uid_of_node(node_b));
 		} else if (!strcmp(method, "mbind")) {
 			ret = sys_mbind((unsigned long)p, len, HB_MPOL_BIND, &mb,
 					HB_MAXNODE, HB_MPOL_MF_MOVE);
@@ -152,6 +210,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		t[k] = hb_now_ns() - t0;
+		profiler(prof, 0);
 		if (ret < 0) {
 			fprintf(stderr, "migrate-prof: %s: %s\n", method, strerror(errno));
 			return 1;
@@ -166,8 +225,9 @@ int main(int argc, char **argv)
 		free(nodes);
 		free(status);
 	}
-	printf("%s %s %lu MiB: median %.2f ms of %d rounds%s\n", method,
-	       thp ? "THP" : "4K", mib, hb_median(t, rounds) / 1e6, rounds,
+	printf("%s %s %lu MiB%s: median %.2f ms of %d rounds%s\n", method,
+	       thp ? "THP" : "4K", mib, dev >= 0 ? " from the device" : "",
+	       hb_median(t, rounds) / 1e6, rounds,
 	       ok ? "" : " (NOT all pages on node B / copy differs)");
 	return !ok;
 }
