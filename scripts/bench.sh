@@ -97,7 +97,7 @@ if [ $profile = 1 ]; then
 	outfile=$HMS_CACHE/bench/profile-$(date +%Y%m%d-%H%M%S).txt
 	log "migration profile on two-socket-hbm ($sizes MiB, $kinds, $reps rounds)"
 	rc=0
-	"$HMS_TOP/scripts/vm.sh" --topology two-socket-hbm --timeout 3600 --kernel "$kernel" -- \
+	"$HMS_TOP/scripts/vm.sh" --topology two-socket-hbm --timeout 3600 --prealloc --kernel "$kernel" -- \
 		sh -c "echo 'kernel:' \$(uname -r); sh /mnt/hms/tests/guest/profile-migrate.sh $sizes $reps '$kinds'" |
 		tee "$outfile" || rc=$?
 	log "profile kept in $outfile"
@@ -124,7 +124,8 @@ taskset -c $cpu hbind-bench -a 0 -b 1 -r $reps -s $sizes -k $kinds || exit 1"
 sleep 1 && exec taskset -c 0 hbind-devbench -n 0 -s $dev_sizes -r $dev_rounds"
 
 log "benchmark on two-socket-hbm (reps $reps, sizes $sizes MiB, $kinds; device $device: $dev_sizes MiB, $dev_rounds rounds)"
-set -- --topology two-socket-hbm --timeout 3600
+# --prealloc: every method and memcpy() find host-backed guest memory
+set -- --topology two-socket-hbm --timeout 3600 --prealloc
 [ -z "$kernel" ] || set -- "$@" --kernel "$kernel"
 rc=0
 "$HMS_TOP/scripts/vm.sh" "$@" -- sh -c "$guest_cmd" | tee "$outfile" || rc=$?

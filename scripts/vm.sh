@@ -4,7 +4,7 @@
 # Usage:
 #   scripts/vm.sh [--topology NAME | --qemu-args FILE] [--kernel BZIMAGE]
 #                 [--debug] [--share HOSTDIR] [--timeout SECONDS]
-#                 [--] [COMMAND [ARGS...]]
+#                 [--prealloc] [--] [COMMAND [ARGS...]]
 #
 #   --topology NAME   a profile from tests/topologies/NAME.args (default: flat)
 #   --qemu-args FILE  any file of QEMU arguments (same format as the profiles:
@@ -17,6 +17,11 @@
 #   --debug           boot the DEBUG=1 kernel (KASAN, lockdep, kmemleak)
 #   --share HOSTDIR   mounted read-write at /mnt/share in the guest
 #   --timeout SECONDS kill the guest after this long (default 600)
+#   --prealloc        the host backs all guest memory at start (QEMU's
+#                     prealloc=on), as hardware has its memory: else the
+#                     guest's first touch of each host page costs a host
+#                     page fault, and a benchmark's time depends on whether
+#                     the guest pages it got were used before (benchmarks)
 #   COMMAND           run as root in the guest, from /root, with the project's
 #                     outputs at /mnt/hms (bin/ on PATH); no COMMAND gives an
 #                     interactive shell on the serial console
@@ -36,7 +41,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-topology=flat qargs='' kernel='' debug=0 share='' timeout=600
+topology=flat qargs='' kernel='' debug=0 share='' timeout=600 prealloc=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--topology) topology=$2; shift ;;
@@ -45,6 +50,7 @@ while [ $# -gt 0 ]; do
 	--debug) debug=1 ;;
 	--share) share=$2; shift ;;
 	--timeout) timeout=$2; shift ;;
+	--prealloc) prealloc=1 ;;
 	-h|--help) script_help; exit 0 ;;
 	--) shift; break ;;
 	-*) die "unknown option: $1 (see --help)" ;;
@@ -107,6 +113,15 @@ moddir=$kobj/modules-install/lib/modules
 
 # Topology arguments: shell words, comments allowed.
 mapfile -t topo < <(sed 's/#.*//' "$qargs" | xargs -n1 2>/dev/null)
+if [ $prealloc = 1 ]; then
+	backends=0
+	for i in "${!topo[@]}"; do
+		case ${topo[$i]} in
+		memory-backend-ram,*) topo[$i]+=,prealloc=on; backends=1 ;;
+		esac
+	done
+	[ $backends = 1 ] || topo+=(-mem-prealloc)
+fi
 
 accel() {
 	if [ -n "${HMS_ACCEL:-}" ]; then echo "$HMS_ACCEL"; return; fi

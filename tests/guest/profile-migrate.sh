@@ -28,7 +28,8 @@ mpol_isolate_range queue_pages_range migrate_pages migrate_pages_mt
 alloc_migration_target try_to_migrate try_to_unmap_flush folio_mc_copy
 migrate_folios_copy migrate_copy_work remove_migration_ptes putback_movable_pages
 hmst_hms_migrate_to_system migrate_vma_setup migrate_device_unmap
-hmst_alloc_and_copy_back migrate_vma_pages migrate_vma_finalize"
+hmst_alloc_and_copy_back __alloc_pages_noprof migrate_vma_pages
+migrate_vma_finalize folio_putback_lru free_zone_device_folio"
 case " $methods " in
 *" hbind-fromdev "*)
 	[ -e /dev/hms_test0 ] || modprobe test_hms mem_mb=$((size + 16)) ||
