@@ -112,10 +112,10 @@ guest_cmd="echo madvise > /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/nul
 echo 'kernel:' \$(uname -r); numactl -H 2>/dev/null | grep -E '^node [0-9]+ (size|free)'"
 # hbind-bench runs on CPU $cpu: 0 (default) is node 0's, where the pages
 # are (a program pushing its pages to another node), 1 node 1's, where they
-# go (a program pulling its data to the node it runs on; its own
-# allocations then fragment node 1, and THP destinations cost compaction to
-# every method). Unpinned, the scheduler would choose, and the figures
-# would change between boots.
+# go (a program pulling its data to the node it runs on). Which CPU calls
+# decides which CPU can share hbind's copy (migrate_copy_cpus()):
+# unpinned, the scheduler would choose, and the figures would change
+# between boots.
 [ "$device" = only ] ||
 	guest_cmd+="; echo 'hbind-bench runs on CPU $cpu'; \
 taskset -c $cpu hbind-bench -a 0 -b 1 -r $reps -s $sizes -k $kinds || exit 1"
