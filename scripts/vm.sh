@@ -36,8 +36,9 @@
 # Environment: HMS_ACCEL=tcg|kvm|icount forces the accelerator (default: KVM
 # only when a probe boot proves it works, else TCG; icount is TCG on one
 # thread whose guest clock counts executed instructions, 1 ns each, so that
-# timings in the guest do not depend on the host's load); HMS_KERNEL_ARGS
-# adds words to the guest kernel command line.
+# timings in the guest do not depend on the host's load); HMS_CPU sets the
+# CPU model under TCG (default max; e.g. max,-erms: see docs/benchmarks.md);
+# HMS_KERNEL_ARGS adds words to the guest kernel command line.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -145,9 +146,9 @@ if [ "$acc" = kvm ]; then
 	accargs=(-accel kvm -cpu host)
 elif [ "$acc" = icount ]; then
 	# no multi-threaded TCG with icount
-	accargs=(-accel 'tcg,thread=single' -icount 'shift=0,sleep=off' -cpu max)
+	accargs=(-accel 'tcg,thread=single' -icount 'shift=0,sleep=off' -cpu "${HMS_CPU:-max}")
 else
-	accargs=(-accel 'tcg,thread=multi' -cpu max)
+	accargs=(-accel 'tcg,thread=multi' -cpu "${HMS_CPU:-max}")
 fi
 
 cmdline="console=ttyS0 root=hmsroot rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro"

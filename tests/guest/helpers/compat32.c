@@ -316,7 +316,7 @@ static int case_stream(uint32_t uid, int home, int other)
 /*
  * A QUERY buffer address with a high word: EINVAL while parsing, so a
  * MIGRATE before it in the stream does not run and the buffer (at the
- * address the low word names) is not written.
+ * address the low word names) is not written; the same for a QUERY alone.
  */
 static int case_highword(uint32_t uid, int home)
 {
@@ -347,6 +347,16 @@ static int case_highword(uint32_t uid, int home)
 		check(all_on(p, NPAGES, home), "  MIGRATE did not run: pages still on node %d",
 		      home);
 		check(a[2] == 0xdead, "  no moved count written back");
+		/* a QUERY alone (hbind()'s own path for it) checks it too */
+		errno = 0;
+		check(hbind(p, NPAGES * page_size, NULL, 0, &a[3], 4) == -1 &&
+		      errno == EINVAL,
+		      "  QUERY alone with high word 0x%x: %s (want EINVAL)",
+		      highs[h], hb_errname(errno));
+		untouched = 1;
+		for (int i = 0; i < NPAGES; i++)
+			untouched &= buf[i] == 0x5a5a5a5a;
+		check(untouched, "  the buffer at the low word was not written");
 	}
 	/* the same call with a high word of 0 runs */
 	query_atoms(&a[3], buf, 0);
