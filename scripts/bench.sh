@@ -3,9 +3,10 @@
 # hbind-bench in it (hbind MIGRATE vs move_pages() vs mbind(MPOL_MF_MOVE) vs
 # migrate_pages() moving the same pages from node 0 to node 1, 4 KiB pages
 # and THP, sizes 1..256 MiB; single-page BIND vs mbind latency; QUERY vs
-# move_pages status, 16 MiB and one page; first touch in an hbind INTERLEAVE
-# range vs one set by mbind(MPOL_WEIGHTED_INTERLEAVE) with the same weights
-# in the global table); then, in the same boot, with test_hms and test_hmm
+# move_pages status, 16 MiB and one page (touched, and never touched);
+# first touch in an hbind INTERLEAVE range vs one set by
+# mbind(MPOL_WEIGHTED_INTERLEAVE) with the same weights in the global
+# table); then, in the same boot, with test_hms and test_hmm
 # loaded, hbind-devbench: hbind MIGRATE to and from device memory vs
 # test_hmm's MIGRATE_TO_DEV / _TO_SYS, 16 and 64 MiB.
 # Prints the figures; asserts nothing about times.

@@ -476,12 +476,12 @@ static void time_default(unsigned long ph, unsigned long pm, int hfirst,
 }
 
 /*
- * QUERY of one touched page of @r against move_pages(nodes=NULL) of the same
- * page, @reps times each, the one that goes first alternating; medians in
- * *@mq and *@ms, median of the per-iteration ratios (per mille) in *@pair.
- * @t and @tm are scratch arrays of @reps entries.
+ * QUERY of one page (touched or not) against move_pages(nodes=NULL) of the
+ * same page, @reps times each, the one that goes first alternating; medians
+ * in *@mq and *@ms, median of the per-iteration ratios (per mille) in
+ * *@pair. @t and @tm are scratch arrays of @reps entries.
  */
-static void bench_query_page(struct region *r, int reps, uint64_t *t,
+static void bench_query_page(void *page, int reps, uint64_t *t,
 			     uint64_t *tm, uint64_t *mq, uint64_t *ms,
 			     uint64_t *pair)
 {
@@ -489,7 +489,6 @@ static void bench_query_page(struct region *r, int reps, uint64_t *t,
 	uint32_t atoms[4] = { HBIND_ATOM(HBIND_CMD_QUERY, 3), 0,
 			      (uint32_t)(uintptr_t)&where,
 			      (uint32_t)((uint64_t)(uintptr_t)&where >> 32) };
-	void *page = r->base;
 	int status = 0, k, o;
 
 	for (k = 0; k < reps; k++) {
@@ -507,7 +506,8 @@ static void bench_query_page(struct region *r, int reps, uint64_t *t,
 			}
 		}
 	}
-	if (have_hbind && where != (int32_t)hb_uid_of_node(status))
+	if (have_hbind &&
+	    where != (status < 0 ? status : (int32_t)hb_uid_of_node(status)))
 		fprintf(stderr, "hbind-bench: QUERY says %d, move_pages node %d\n",
 			where, status);
 	if (have_hbind) {
@@ -532,6 +532,8 @@ static void bench_latency(int reps)
 	uint64_t *te = malloc(reps * sizeof(*te)), *tem = malloc(reps * sizeof(*tem));
 	uint64_t med_h = 0, med_m, med_d = 0, med_dm, med_e = 0, med_em;
 	uint64_t med_q = 0, med_s, med_q1 = 0, med_s1, pair_q1 = 0;
+	uint64_t med_q0 = 0, med_s0, pair_q0 = 0;
+	char *untouched;
 	struct region r;
 	unsigned long masks[2] = { 1UL << node_a, 1UL << node_b };
 	uint32_t tgts[2] = { (uint32_t)uid_a, (uint32_t)uid_b };
@@ -626,8 +628,16 @@ static void bench_latency(int reps)
 		med_s = hb_median(tm, qreps);
 		free(buf);
 	}
-	bench_query_page(&r, reps, t, tm, &med_q1, &med_s1, &pair_q1);
+	bench_query_page(r.base, reps, t, tm, &med_q1, &med_s1, &pair_q1);
 	region_unmap(&r);
+	/* a page never touched: no page, move_pages() reports -ENOENT */
+	untouched = mmap(NULL, 2 * MIB, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (untouched == MAP_FAILED)
+		die("mmap");
+	bench_query_page(untouched + MIB, reps, t, tm, &med_q0, &med_s0,
+			 &pair_q0);
+	munmap(untouched, 2 * MIB);
 
 	printf("\nsingle-page policy change (median of %d, alternating nodes %d/%d):\n",
 	       reps, node_a, node_b);
@@ -643,6 +653,12 @@ static void bench_latency(int reps)
 	if (have_hbind)
 		printf("  paired: hbind QUERY / move_pages(NULL) x%.2f\n",
 		       pair_q1 / 1000.0);
+	printf("placement query of one page never touched (-ENOENT; median of %d):\n",
+	       reps);
+	print_pair("hbind QUERY", med_q0, "move_pages(NULL)", med_s0);
+	if (have_hbind)
+		printf("  paired: hbind QUERY / move_pages(NULL) x%.2f\n",
+		       pair_q0 / 1000.0);
 	free(t);
 	free(tm);
 	free(td);
