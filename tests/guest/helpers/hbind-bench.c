@@ -524,6 +524,18 @@ static void bench_query_page(void *page, int reps, uint64_t *t,
 	*ms = hb_median(tm, reps);
 }
 
+/* bench_query_page()'s results for a page described by @what */
+static void print_query_page(const char *what, int reps, uint64_t mq,
+			     uint64_t ms, uint64_t pair)
+{
+	printf("placement query of %s (median of %d, who goes first alternating):\n",
+	       what, reps);
+	print_pair("hbind QUERY", mq, "move_pages(NULL)", ms);
+	if (have_hbind)
+		printf("  paired: hbind QUERY / move_pages(NULL) x%.2f\n",
+		       pair / 1000.0);
+}
+
 /* single-page BIND/DEFAULT vs mbind latency, QUERY vs move_pages status */
 static void bench_latency(int reps)
 {
@@ -647,18 +659,9 @@ static void bench_latency(int reps)
 	print_pair("hbind DEFAULT", med_e, "mbind(MPOL_DEFAULT)", med_em);
 	printf("placement query of 16 MiB (4096 pages):\n");
 	print_pair("hbind QUERY", med_q, "move_pages(NULL)", med_s);
-	printf("placement query of one page (median of %d, who goes first alternating):\n",
-	       reps);
-	print_pair("hbind QUERY", med_q1, "move_pages(NULL)", med_s1);
-	if (have_hbind)
-		printf("  paired: hbind QUERY / move_pages(NULL) x%.2f\n",
-		       pair_q1 / 1000.0);
-	printf("placement query of one page never touched (-ENOENT; median of %d):\n",
-	       reps);
-	print_pair("hbind QUERY", med_q0, "move_pages(NULL)", med_s0);
-	if (have_hbind)
-		printf("  paired: hbind QUERY / move_pages(NULL) x%.2f\n",
-		       pair_q0 / 1000.0);
+	print_query_page("one page", reps, med_q1, med_s1, pair_q1);
+	print_query_page("one page never touched (-ENOENT)", reps, med_q0,
+			 med_s0, pair_q0);
 	free(t);
 	free(tm);
 	free(td);
