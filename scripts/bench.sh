@@ -16,7 +16,7 @@
 #                         [--dev-sizes 16,64] [--dev-rounds N] [--cpu 0|1]
 #                         [--no-build]
 #        scripts/bench.sh --profile [--kernel BZIMAGE] [--reps N] [--sizes 64]
-#                         [--kinds 4k|thp|both] [--no-build]
+#                         [--kinds 4k|thp|both] [--detail] [--cpu 0|1] [--no-build]
 # --sizes none keeps only the latency rows (single-page calls, QUERY) of
 # hbind-bench; --device only runs hbind-devbench alone.
 # Each MIGRATE row also times memcpy() of the same bytes into a buffer on
@@ -28,6 +28,9 @@
 # incremental; cold, as long as the normal kernel) and runs
 # tests/guest/profile-migrate.sh in the guest: ftrace's function profiler
 # around each method moving SIZE MiB (one size) from node 0 to node 1.
+# --detail profiles the per-folio work within migrate_pages() instead of the
+# steps, for hbind (with and without its shared copy), mbind() and
+# move_pages(): exact call counts, times inflated by the tracing.
 # `make bench` runs it with the defaults. It builds the kernel, rootfs and
 # userspace first through the Makefile, unless --no-build (or run by make,
 # which built them as prerequisites). About 2.5 min under TCG.
@@ -38,7 +41,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kernel='' reps=5 sizes='' kinds=both build=1 profile=0
+kernel='' reps=5 sizes='' kinds=both build=1 profile=0 detail=0
 device=yes dev_sizes=16,64 dev_rounds=11 cpu=0
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -52,12 +55,14 @@ while [ $# -gt 0 ]; do
 	--cpu) cpu=$2; shift ;;
 	--no-build) build=0 ;;
 	--profile) profile=1 ;;
+	--detail) detail=1 ;;
 	-h|--help) script_help; exit 0 ;;
 	*) script_help >&2; exit 2 ;;
 	esac
 	shift
 done
 case $reps in ''|*[!0-9]*) die "--reps wants a number" ;; esac
+[ $detail = 0 ] || [ $profile = 1 ] || die "--detail goes with --profile"
 if [ -z "$sizes" ]; then
 	sizes=1,4,16,64,256
 	[ $profile = 0 ] || sizes=64
@@ -96,10 +101,12 @@ if [ $profile = 1 ]; then
 		kernel=$KOBJ_PROFILE/arch/x86/boot/bzImage
 	fi
 	outfile=$HMS_CACHE/bench/profile-$(date +%Y%m%d-%H%M%S).txt
+	args="$sizes $reps '$kinds'"
+	[ $detail = 0 ] || args="$args 'hbind hbind-1cpu mbind move_pages' detail"
 	log "migration profile on two-socket-hbm ($sizes MiB, $kinds, $reps rounds)"
 	rc=0
 	"$HMS_TOP/scripts/vm.sh" --topology two-socket-hbm --timeout 3600 --prealloc --kernel "$kernel" -- \
-		sh -c "echo 'kernel:' \$(uname -r); sh /mnt/hms/tests/guest/profile-migrate.sh $sizes $reps '$kinds'" |
+		sh -c "echo 'kernel:' \$(uname -r); taskset -c $cpu sh /mnt/hms/tests/guest/profile-migrate.sh $args" |
 		tee "$outfile" || rc=$?
 	log "profile kept in $outfile"
 	exit $rc

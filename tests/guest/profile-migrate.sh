@@ -12,10 +12,15 @@
 # test_hms' device memory (the module is loaded here if it is not), and
 # hbind MIGRATE brings them to node 1 through the device's
 # migrate_to_system op.
-# Usage: profile-migrate.sh [SIZE_MIB] [ROUNDS] [KINDS] [METHODS]
+# LEVEL "detail" profiles, instead of the steps, the per-folio work within
+# migrate_pages() (rmap walks, page table lookups, LRU, statistics,
+# allocation and freeing): its hit counts are exact, its times inflated by
+# the tracing of so many calls, so only their proportions mean something.
+# Usage: profile-migrate.sh [SIZE_MIB] [ROUNDS] [KINDS] [METHODS] [steps|detail]
 set -eu
 size=${1:-64} rounds=${2:-5} kinds=${3:-"4k thp"}
 methods=${4:-"hbind hbind-1cpu hbind-old mbind move_pages migrate_pages"}
+level=${5:-steps}
 T=/sys/kernel/tracing
 [ -d $T/trace_stat ] || mount -t tracefs nodev $T
 [ -w $T/function_profile_enabled ] || { echo "no function profiler (not the profiling kernel?)" >&2; exit 1; }
@@ -30,6 +35,25 @@ migrate_folios_copy migrate_copy_work remove_migration_ptes putback_movable_page
 hmst_hms_migrate_to_system migrate_vma_setup migrate_device_unmap
 hmst_alloc_and_copy_back __alloc_pages_noprof migrate_vma_pages
 migrate_vma_finalize folio_putback_lru free_zone_device_folio"
+case $level in
+steps) ;;
+detail)
+	# per folio; some nest (try_to_migrate_one in rmap_walk in
+	# try_to_migrate): each is read on its own
+	funcs="__x64_sys_hbind __x64_sys_mbind __x64_sys_move_pages
+__x64_sys_migrate_pages migrate_pages migrate_pages_mt
+mpol_isolate_range queue_pages_range folio_isolate_lru
+alloc_migration_target __alloc_pages_noprof
+try_to_migrate rmap_walk try_to_migrate_one page_vma_mapped_walk
+folio_lock_anon_vma_read folio_get_anon_vma
+migrate_folios_copy folio_mc_copy copy_mc_to_kernel
+move_to_new_folio __folio_migrate_mapping folio_migrate_flags
+mem_cgroup_migrate remove_migration_ptes remove_migration_pte
+folio_add_lru folio_batch_move_lru __folio_put free_unref_page
+__mod_node_page_state _raw_spin_lock lru_add_drain_cpu lru_cache_disable"
+	;;
+*) echo "profile-migrate.sh: LEVEL is steps or detail" >&2; exit 2 ;;
+esac
 case " $methods " in
 *" hbind-fromdev "*)
 	[ -e /dev/hms_test0 ] || modprobe test_hms mem_mb=$((size + 16)) ||
