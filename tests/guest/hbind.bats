@@ -39,6 +39,25 @@ nodelist() {
 # place_home: hbind-do ops that put every page on HB_HOME and leave no policy
 place_home() { echo "mbind:bind:$H touch mbind:default"; }
 
+teardown() {
+	[ -z "${HB_CG:-}" ] || rmdir "$HB_CG" 2>/dev/null || true
+}
+
+# kworker_ms CPU: run time in ms of CPU's high-priority kworkers, where
+# MIGRATE's copy helpers run (se.sum_exec_runtime of /proc/PID/sched)
+kworker_ms() {
+	local p t sum=0
+	for p in /proc/[0-9]*; do
+		case $(cat "$p/comm" 2>/dev/null) in
+		kworker/"$1":*H*) ;;
+		*) continue ;;
+		esac
+		t=$(awk '$1 == "se.sum_exec_runtime" { print $3 }' "$p/sched" 2>/dev/null)
+		sum=$(awk -v a="$sum" -v b="${t:-0}" 'BEGIN { print a + b }')
+	done
+	echo "$sum"
+}
+
 # ---------------------------------------------------------------- BIND
 
 @test "BIND strict then touch: pages on the target, MPOL_BIND in get_mempolicy and numa_maps, like mbind(MPOL_BIND)" {
@@ -298,6 +317,43 @@ place_home() { echo "mbind:bind:$H touch mbind:default"; }
 			assert_line "verify ok"
 		fi
 	done
+}
+
+@test "MIGRATE's copy helpers stay in the caller's cpuset: none runs on a CPU the cpuset leaves out" {
+	need_mem_nodes 2
+	local o=$HB_OTHER u=${HB_UID[$HB_OTHER]} cg=/sys/fs/cgroup hc t0 t1 free boxed
+	local knob=/sys/module/hbind/parameters/parallel_copy
+	[ -w $knob ] || skip "no $knob in this kernel"
+	hc=$(node_cpu "$o")
+	[ -n "$hc" ] && [ "$hc" != "$HB_CPU" ] || skip "node $o has no CPU of its own"
+	[ -r /proc/self/sched ] || skip "no /proc/PID/sched (CONFIG_SCHED_DEBUG)"
+	[ -f $cg/cgroup.controllers ] || skip "no cgroup2 mounted at $cg"
+	grep -qw cpuset $cg/cgroup.controllers || skip "no cpuset controller (CONFIG_CPUSETS)"
+	grep -qw cpuset $cg/cgroup.subtree_control || echo +cpuset > $cg/cgroup.subtree_control
+	echo 1 > $knob
+	# outside a cpuset, node o's CPU helps copy 32 MiB to node o
+	t0=$(kworker_ms "$hc")
+	hb -n 8192 $(place_home) migrate:$u
+	assert_success
+	assert_line "migrate moved=8192"
+	t1=$(kworker_ms "$hc")
+	free=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+	awk -v d="$free" 'BEGIN { exit !(d >= 5) }' ||
+		skip "CPU $hc did not help outside a cpuset (${free} ms of kworker time): nothing to compare"
+	# in a cpuset of the caller's CPU alone, it must not
+	HB_CG=$cg/hbind-copy.$$
+	mkdir "$HB_CG"
+	echo "$HB_CPU" > "$HB_CG/cpuset.cpus"
+	t0=$(kworker_ms "$hc")
+	run sh -c "echo \$\$ > $HB_CG/cgroup.procs && exec hbind-do -c $HB_CPU -n 8192 $(place_home) migrate:$u where"
+	assert_success
+	assert_line "migrate moved=8192"
+	assert_line "nodes n$o=8192"
+	t1=$(kworker_ms "$hc")
+	boxed=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+	awk -v d="$boxed" 'BEGIN { exit !(d < 2) }' ||
+		fail "CPU $hc ran ${boxed} ms of high-priority kworker time for a caller whose cpuset is CPU $HB_CPU (${free} ms outside a cpuset)"
+	hb_log "CPU $hc's kworkers: ${free} ms helping outside a cpuset, ${boxed} ms inside a cpuset of CPU $HB_CPU"
 }
 
 @test "MIGRATE with an ordered list: a page goes to the first listed target, and leaves a listed target only for one listed before it" {
