@@ -46,16 +46,15 @@ teardown() {
 # kworker_ms CPU: run time in ms of CPU's high-priority kworkers, where
 # MIGRATE's copy helpers run (se.sum_exec_runtime of /proc/PID/sched)
 kworker_ms() {
-	local p t sum=0
+	local p files=()
 	for p in /proc/[0-9]*; do
 		case $(cat "$p/comm" 2>/dev/null) in
-		kworker/"$1":*H*) ;;
-		*) continue ;;
+		kworker/"$1":*H*) files+=("$p/sched") ;;
 		esac
-		t=$(awk '$1 == "se.sum_exec_runtime" { print $3 }' "$p/sched" 2>/dev/null)
-		sum=$(awk -v a="$sum" -v b="${t:-0}" 'BEGIN { print a + b }')
 	done
-	echo "$sum"
+	# a kworker that exits meanwhile is left out
+	cat "${files[@]}" /dev/null 2>/dev/null |
+		awk '$1 == "se.sum_exec_runtime" { s += $3 } END { print s + 0 }'
 }
 
 # ---------------------------------------------------------------- BIND
