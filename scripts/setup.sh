@@ -22,7 +22,7 @@ PKGS=(
 	cpio rsync kmod dwarves ccache git perl python3 python3-ply python3-git xz-utils
 	qemu-system-x86 qemu-utils debootstrap
 	musl-tools libnuma-dev numactl hwloc-nox libhwloc-dev pkg-config graphviz
-	gcc-i686-linux-gnu
+	gcc-i686-linux-gnu libc6-dev-i386-cross
 	bats bats-assert bats-support
 )
 
