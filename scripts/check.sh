@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
 # check.sh - what `make check` runs once the kernel, rootfs and userspace
 # are built (run by hand, it builds them first, through the Makefile): the
-# host unit tests, then each topology of tests/guest/suites.conf booted with
-# its bats suites. A TAP line per test, and at the end one line
-# "N passed, N failed[, N skipped]"; exits non-zero on any failure, missing
-# result, guest crash or timeout. Results are kept in $HMS_CACHE/check/.
+# host unit tests, a check of the harness (a guest whose kernel warns fails),
+# then each topology of tests/guest/suites.conf booted with its bats suites.
+# A TAP line per test; at the end the failures, the unexpected skips, one
+# line per suite (passed, failed, expected skips, unexpected skips), the
+# totals, and the closing line "N passed, N failed, N skipped". A skip is
+# expected only when tests/guest/skips.known lists it, with its reason;
+# any other skip counts as failed. Exits non-zero on any failure,
+# unexpected skip, missing result, guest crash, kernel warning or timeout.
+# Results are kept in $HMS_CACHE/check/ (summary: .../last/summary).
 #
 #   scripts/check.sh            (or: make check)
 #   DEBUG=1   use the debug kernel (KASAN, lockdep, kmemleak, fault injection)
 #   TOPOLOGIES="flat tiered"   only these topologies
 #   SUITES="hbind"             only these suites (where the topology has them;
-#                              "unit" selects the host unit tests)
+#                              "unit" selects the host unit tests, "harness"
+#                              the warning check)
 #   HMS_GUEST_TIMEOUT=SECONDS  per-guest limit (default 1800, DEBUG=1: 7200)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -38,35 +44,17 @@ log "set-up and builds done in $(duration $(( $(date +%s) - t0 )))"
 res=$HMS_CACHE/check/$(date +%Y%m%d-%H%M%S)
 mkdir -p "$res"
 ln -sfn "$res" "$HMS_CACHE/check/last"
-pass=0 fail=0 skip=0
-failed=()
-# read a copy: editing suites.conf during a run must not change the run
+# read copies: editing these during a run must not change the run
 cp "$HMS_TOP/tests/guest/suites.conf" "$res/suites.conf"
+cp "$HMS_TOP/tests/guest/skips.known" "$res/skips.known"
+: > "$res/counts"
 
-# count_tap FILE LABEL: add a TAP stream's results to the totals
+# count_tap FILE TOPOLOGY DEFAULT-SUITE [WANTED-SUITES]: add a TAP file's
+# results to $res/counts (scripts/tap-count.awk: per suite, skips sorted
+# into expected, listed in tests/guest/skips.known, and unexpected)
 count_tap() {
-	local f=$1 label=$2 plan p=0 n=0 s=0
-	sed -i 's/\r$//' "$f"
-	# one plan per TAP stream (bats, then each kernel selftest): their sum
-	plan=$(grep -E '^1\.\.[0-9]+' "$f" | cut -d. -f3 | awk '{ n += $1 } END { if (NR) print n }')
-	p=$(grep -E '^ok [0-9]+' "$f" | grep -v -c -E '# (skip|SKIP)')
-	s=$(grep -E '^ok [0-9]+' "$f" | grep -c -E '# (skip|SKIP)')
-	n=$(grep -c -E '^not ok [0-9]+' "$f")
-	while IFS= read -r l; do failed+=("$label: $l"); done < <(grep -E '^not ok [0-9]+' "$f")
-	# a plan that promises more than ran: the missing ones failed (the
-	# kmemleak line, test 9999, is outside the plan)
-	local extra=0 ran
-	grep -q -E '^(not )?ok 9999 ' "$f" && extra=1
-	ran=$((p + s + n - extra))
-	if [ -n "$plan" ] && [ "$ran" -lt "$plan" ]; then
-		failed+=("$label: $((plan - ran)) tests gave no result")
-		n=$((n + plan - ran))
-	fi
-	if [ -z "$plan" ]; then
-		failed+=("$label: no TAP plan (nothing ran)")
-		n=$((n + 1))
-	fi
-	pass=$((pass + p)) fail=$((fail + n)) skip=$((skip + s))
+	awk -f "$HMS_TOP/scripts/tap-count.awk" -v topo="$2" -v suite="$3" \
+		-v want="${4:-}" -v known="$res/skips.known" "$1" >> "$res/counts"
 }
 
 # host unit tests (library, CLI): TAP on stdout
@@ -74,12 +62,32 @@ if [ -z "${SUITES:-}" ] || [[ " $SUITES " == *" unit "* ]]; then
 	log "host unit tests"
 	make -s -C "$HMS_TOP/tests/unit" check TAP=1 BUILDDIR="$HMS_OUT/unit" > "$res/unit.tap" 2> "$res/unit.err"
 	cat "$res/unit.tap"
-	count_tap "$res/unit.tap" unit
+	count_tap "$res/unit.tap" host unit unit
 	log "host test of the hwloc plugin"
 	make -s -C "$HMS_TOP/libc-wrapper/hwloc" check TAP=1 BUILDDIR="$HMS_OUT/hwloc-check" \
 		> "$res/hwloc-host.tap" 2> "$res/hwloc-host.err"
 	cat "$res/hwloc-host.tap"
-	count_tap "$res/hwloc-host.tap" hwloc-host
+	count_tap "$res/hwloc-host.tap" host hwloc-plugin hwloc-plugin
+fi
+
+# The harness itself: a guest whose kernel warns fails the run, even when
+# its command succeeded (lkdtm's WARNING: a WARN_ON() in a module).
+if [ -z "${SUITES:-}" ] || [[ " $SUITES " == *" harness "* ]]; then
+	log "harness: a kernel warning fails the guest run"
+	hrc=0
+	"$HMS_TOP/scripts/vm.sh" --topology flat "${dbg[@]}" --timeout 600 -- \
+		sh -c 'modprobe lkdtm && echo WARNING > /sys/kernel/debug/provoke-crash/DIRECT' \
+		> "$res/harness.out" 2> "$res/harness.err" || hrc=$?
+	{
+		echo "1..1"
+		if [ "$hrc" = 125 ] && grep -q 'WARNING:' "$res/harness.err"; then
+			echo "ok 1 vm.sh exits 125 when the kernel warned (lkdtm WARNING) and the command succeeded"
+		else
+			echo "not ok 1 vm.sh exits 125 when the kernel warned (lkdtm WARNING): exit $hrc, see $res/harness.err"
+		fi
+	} > "$res/harness.tap"
+	cat "$res/harness.tap"
+	count_tap "$res/harness.tap" host harness harness
 fi
 
 while IFS= read -r line; do
@@ -99,22 +107,16 @@ while IFS= read -r line; do
 		-- /mnt/hms/tests/guest/run.sh "${suites[@]}" 2> >(tee "$res/$topo.err" >&2) |
 		tee "$res/$topo.tap"
 	rc=${PIPESTATUS[0]}
-	count_tap "$res/$topo.tap" "$topo"
+	want="${suites[*]}"
+	[ "$DEBUG" != 1 ] || want+=" kmemleak"
+	count_tap "$res/$topo.tap" "$topo" "${suites[0]}" "$want"
 	if [ "$rc" = 124 ] || [ "$rc" = 125 ]; then
-		failed+=("$topo: guest crashed or timed out (exit $rc), see $res/$topo.err")
-		fail=$((fail + 1))
+		printf 'fail\t%s\tguest\t%s\n' "$topo" \
+			"crashed, warned or timed out (vm.sh exit $rc), see $res/$topo.err" >> "$res/counts"
+		printf 'suite\t%s\tguest\t0\t1\t0\t0\n' "$topo" >> "$res/counts"
 	fi
 done < "$res/suites.conf"
 
 echo
-if [ ${#failed[@]} -gt 0 ]; then
-	echo "Failures:"
-	printf '  %s\n' "${failed[@]}"
-fi
 log "results in $res; $(duration $(( $(date +%s) - t0 ))) in all"
-if [ "$skip" -gt 0 ]; then
-	echo "$pass passed, $fail failed, $skip skipped"
-else
-	echo "$pass passed, $fail failed"
-fi
-[ "$fail" = 0 ] && [ $((pass + skip)) -gt 0 ]
+awk -f "$HMS_TOP/scripts/tap-summary.awk" "$res/counts" | tee "$res/summary"

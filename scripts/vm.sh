@@ -152,7 +152,9 @@ else
 fi
 
 cmdline="console=ttyS0 root=hmsroot rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro"
-cmdline+=" init=/sbin/hms-init panic=-1 oops=panic loglevel=4 printk.devkmsg=on"
+# loglevel=5: the console gets KERN_WARNING and above, so the "WARNING:"
+# line of a WARN() reaches serial.log, where the crash check below sees it
+cmdline+=" init=/sbin/hms-init panic=-1 oops=panic loglevel=5 printk.devkmsg=on"
 cmdline+=" transparent_hugepage=madvise"
 # No address-space randomisation: TCG caches translated code by virtual
 # address, so with ASLR every exec retranslates ld.so and libc; without it

@@ -61,10 +61,10 @@ hb_load_targets() {
 
 hb_setup() {
 	local n out
-	have_hms || skip "no HMS bus (/sys/bus/hms) in this kernel"
+	have_hms || fail "no HMS bus (/sys/bus/hms) in this kernel"
 	hb_load_targets
 	out=$(hbind-do -n 1 probe)
-	[ "$out" != "probe ENOSYS" ] || skip "this kernel has no hbind() (ENOSYS)"
+	[ "$out" != "probe ENOSYS" ] || fail "this kernel has no hbind() (ENOSYS)"
 	[ "$out" = "probe ok" ] || fail "hbind probe (DEFAULT on one page) failed: $out"
 	HB_HOME='' HB_CPU='' HB_OTHER=''
 	for n in $(mem_nodes); do
@@ -159,8 +159,14 @@ HB_DEFAULT=1 HB_BIND=2 HB_MIGRATE=3 HB_QUERY=4 HB_INTERLEAVE=5 HB_TASK_DEFAULT=6
 HB_CMD_MAX=7
 
 # have_thp: the kernel can give this process huge pages on request
-have_thp() { [ -r /sys/kernel/mm/transparent_hugepage/enabled ] &&
-	! grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled; }
+# have_thp: THP can be had (the guest kernel has it and run.sh sets
+# "madvise"); fails the test otherwise, as the suites rely on it
+have_thp() {
+	[ -r /sys/kernel/mm/transparent_hugepage/enabled ] ||
+		fail "no transparent huge pages in this kernel (CONFIG_TRANSPARENT_HUGEPAGE)"
+	! grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled ||
+		fail "transparent huge pages are off ([never]): run.sh sets madvise"
+}
 
 # hb_log TEXT...: show in the TAP output
 hb_log() { printf '# %s\n' "$@" >&3; }

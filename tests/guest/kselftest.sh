@@ -5,11 +5,26 @@
 # prints its own TAP stream (kselftest harness), passed on to stdout, where
 # `make check` counts every test. A test listed in kselftest.known (it also
 # fails on the pristine kernel in this guest, with the reason) is reported as
-# skipped when it fails; every other failure counts.
+# skipped when it fails; every other failure counts. A module that does
+# not load is a failed test of its own: the device tests would only skip.
 # Usage: kselftest.sh [BINARY...] (default: all three)
+case ${1:-} in
+-h|--help)
+	awk 'NR == 1 && /^#!/ { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"
+	exit 0 ;;
+esac
 KS=/mnt/hms/kselftest/mm
 KNOWN=$(dirname "$0")/kselftest.known
 rc=0
+
+# load MODULE: modprobe it; if it fails, a TAP stream with one failed test
+load() {
+	modprobe "$1" && return 0
+	echo "1..1"
+	echo "not ok 1 modprobe $1"
+	rc=1
+	return 1
+}
 
 # run BINARY: its TAP, known failures turned into skips
 run() {
@@ -50,16 +65,15 @@ hp=/proc/sys/vm/nr_hugepages
 hp_was=$(cat $hp 2>/dev/null)
 [ -z "$hp_was" ] || echo 16 > $hp
 for b in "$@"; do
+	echo "# suite: kselftest/$b"
 	case $b in
 	hbind-tests)
-		modprobe test_hms || echo "# modprobe test_hms failed: the device tests skip"
-		run hbind-tests || rc=1
+		load test_hms && { run hbind-tests || rc=1; }
 		rmmod test_hms 2>/dev/null
 		;;
 	hmm-tests)
 		# test_hmm stays loaded (see device.bats: unloading it leaks)
-		modprobe test_hmm || echo "# modprobe test_hmm failed"
-		run hmm-tests || rc=1
+		load test_hmm && { run hmm-tests || rc=1; }
 		;;
 	*)
 		run "$b" || rc=1

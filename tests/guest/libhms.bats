@@ -77,7 +77,7 @@ ini_of_node() { hms_find_uid initiator nid="$1"; }
 }
 
 @test "hmsctl and lstopo --memattrs agree on local bandwidth and latency" {
-	command -v lstopo-no-graphics || skip "hwloc-nox not in the rootfs"
+	command -v lstopo-no-graphics || fail "lstopo-no-graphics missing: rootfs/packages.txt installs hwloc-nox"
 	run lstopo-no-graphics --memattrs -p
 	assert_success
 	lo=$output
@@ -132,7 +132,7 @@ ini_of_node() { hms_find_uid initiator nid="$1"; }
 }
 
 @test "hmsctl selects a device initiator and its memory by the device's name or sysfs path" {
-	modprobe -n -q test_hms 2>/dev/null || skip "no test_hms module"
+	modprobe -n -q test_hms 2>/dev/null || fail "no test_hms module (CONFIG_TEST_HMS=m)"
 	run modprobe test_hms ndevices=1 mem_mb=16
 	assert_success
 	ini= tgt=
