@@ -18,9 +18,7 @@
 #                          (CONFIG_HMS=y), and the whole series with
 #                          CONFIG_HMS=n, which it then boots to run
 #                          tests/guest/nohms.bats (`make build-each`); slow:
-#                          the 10 prefixes took 6.5 min with a warm ccache,
-#                          the CONFIG_HMS=n build 27 min cold and the boot
-#                          2 min, beside three other builds (35 min in all)
+#                          docs/benchmarks.md says how slow
 #   scripts/kq.sh check    check-cover, then checkpatch.pl --strict on every
 #                          patch (needs the pristine tree: init)
 #   scripts/kq.sh check-cover [DIR]  the cover letter matches `series`: its
@@ -33,9 +31,7 @@
 #                          (tinyconfig + config/cross-ARCH.config) and check
 #                          that each kernel has hbind() at its number.
 #                          Object dirs $HMS_CACHE/kbuild-cross-ARCH; each
-#                          arch logs its build time: 229 s each here,
-#                          finishing builds a shared machine had started
-#                          (a cold build alone has not been timed)
+#                          arch logs its build time (docs/benchmarks.md)
 #   scripts/kq.sh --help   this text
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -301,8 +297,8 @@ cmd_check() {
 	return $rc
 }
 
-# build_each_dirs: the worktree and object directories of build-each (named
-# linux-bisect and kbuild-bisect* before the command was renamed: moved)
+# build_each_dirs: move a cache's linux-bisect worktree and kbuild-bisect*
+# object directories to the names build-each uses (linux-each, kbuild-each*)
 build_each_dirs() {
 	local old
 	if [ ! -d "$HMS_CACHE/linux-each" ] && [ -d "$HMS_CACHE/linux-bisect" ]; then

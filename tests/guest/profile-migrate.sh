@@ -83,8 +83,8 @@ for kind in $kinds; do
 	for m in $methods; do
 		call=$m pc=1 lru=1
 		case $m in
-		hbind-1cpu) call=hbind pc=0 ;;		# LRU change only
-		hbind-old) call=hbind pc=0 lru=0 ;;	# as before issue 19
+		hbind-1cpu) call=hbind pc=0 ;;		# no shared copy (patch 0014)
+		hbind-old) call=hbind pc=0 lru=0 ;;	# nor local LRU drain (0015)
 		esac
 		if [ -d $P ]; then
 			echo $pc > $P/parallel_copy
