@@ -182,8 +182,11 @@ cmd_export() {
 	find "$PATCHDIR" -maxdepth 1 -name '0*.patch' ! -name '0000-*' -delete
 	mkdir -p "$PATCHDIR"
 	cp "$tmp"/*.patch "$PATCHDIR"/ 2>/dev/null || true
-	find "$PATCHDIR" -maxdepth 1 -name '0*.patch' ! -name '0000-*' -printf '%f\n' |
-		LC_ALL=C sort > "$PATCHDIR/series"
+	{
+		echo "# the patches in git am order; written by scripts/kq.sh export"
+		find "$PATCHDIR" -maxdepth 1 -name '0*.patch' ! -name '0000-*' -printf '%f\n' |
+			LC_ALL=C sort
+	} > "$PATCHDIR/series"
 	rm -rf "$tmp"
 	git_k "$KDEV" rev-parse HEAD > "$KDEV/.hms-exported"
 	log "exported $n patches into kernel-patches/"

@@ -71,8 +71,8 @@ sed -i '$d' "$tmp/p/series"
 fails_with "a patch left out of series fails" 'series lists [0-9]+ patches'
 
 copy
-{ sed -n '2p' "$top/kernel-patches/series"; sed -n '1p' "$top/kernel-patches/series"
-  sed '1,2d' "$top/kernel-patches/series"; } > "$tmp/p/series"
+grep -v -E '^[[:space:]]*(#|$)' "$top/kernel-patches/series" > "$tmp/s"
+{ sed -n '2p' "$tmp/s"; sed -n '1p' "$tmp/s"; sed '1,2d' "$tmp/s"; } > "$tmp/p/series"
 fails_with "two patches swapped in series fail" 'numbered \[PATCH 0*2/[0-9]+\], is 1/'
 echo "1..$n"
 exit $failed
