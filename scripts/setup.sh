@@ -48,8 +48,9 @@ unit_missing() {
 if [ "$unit" = 1 ]; then
 	read -r -a missing <<< "$(unit_missing)"
 	[ ${#missing[@]} -gt 0 ] || exit 0
-	[ "$(id -u)" = 0 ] && command -v apt-get >/dev/null ||
+	if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
 		die "the unit tests need: ${missing[*]} (apt-get install ${missing[*]})"
+	fi
 	log "installing what the unit tests need: ${missing[*]}"
 	apt-get update >&2
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >&2

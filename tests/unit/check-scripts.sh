@@ -58,7 +58,7 @@ written_since() {
 scripts=()
 for f in "$top"/scripts/* "$top"/scripts/guest/* "$top"/tests/guest/* "$top"/tests/unit/* \
 	"$top"/tests/fixtures/* "$top"/tests/topologies/* "$top"/.ci/run; do
-	[ -f "$f" ] && [ "$(head -c 2 "$f")" = '#!' ] || continue
+	if [ ! -f "$f" ] || [ "$(head -c 2 "$f")" != '#!' ]; then continue; fi
 	case $(head -n 1 "$f") in *bats*) continue ;; esac
 	scripts+=("${f#"$top"/}")
 done
