@@ -12,6 +12,9 @@ export HMS_CACHE DEBUG HMS_T0
 
 KERNEL_ARGS = $(if $(filter 1,$(DEBUG)),--debug)
 
+# plain `make` lists the targets; `make all` builds
+.DEFAULT_GOAL := help
+
 .PHONY: all deps kernel rootfs userspace check demo bench bench-fault bench-boot unit shell \
 	patches-check build-each clean-runs help
 
@@ -48,7 +51,8 @@ bench-fault: kernel rootfs userspace ## page faults: CONFIG_HMS=y unused vs =n (
 bench-boot: kernel rootfs userspace ## HMS=y vs =n: boot to init and CPU offline/online on numa64, two-socket-hbm
 	@scripts/bench-boot.sh
 
-unit: deps ## only the host unit tests of libhms and hmsctl
+unit: ## only the host unit tests (libhms, hmsctl, scripts); needs gcc, make, binutils, not root
+	@scripts/setup.sh --unit
 	$(MAKE) -C tests/unit check
 
 shell: kernel rootfs userspace ## an interactive guest shell (TOPOLOGY=, default two-socket-hbm; DEBUG=1)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench-fault.sh - "zero cost when unused" (issue 18): the page-fault path of
+# bench-fault.sh - "zero cost when unused": the page-fault path of
 # the CONFIG_HMS=y kernel, on which no process has an HMS policy, against the
 # same series built with CONFIG_HMS=n; and hbind BIND against mbind.
 #
@@ -15,14 +15,13 @@
 # (3). The CONFIG_HMS=y boots then run hbind(BIND, strict) to node 0's
 # target against mbind(MPOL_BIND|MPOL_F_STATIC_NODES) with home node 0 (the
 # same policy without HMS's list), interleaved round by round, which goes
-# first alternating; and the plain rounds again, now with HMS's static key
-# on. Prints a table of ratios with their spread; asserts nothing about
+# first alternating; and the plain rounds again, with HMS's static key on
+# by then. Prints a table of ratios with their spread; asserts nothing about
 # times (the machine is noisy). --icount boots the guests with QEMU's
 # instruction counter as their clock (vm.sh's HMS_ACCEL=icount: TCG on one
 # thread, 1 ns per guest instruction): the times are then instruction
 # counts, which the host's other loads do not move. `make bench-fault` runs
-# it with the defaults: 16 min on the 2-core machine once everything is
-# built; --icount --rounds 10 --warmup 2 took 16 min (one TCG thread).
+# it with the defaults; docs/benchmarks.md says how long each run takes.
 #
 # Unless --no-build, it builds the kernel, rootfs and userspace first
 # through the Makefile (make bench-fault has them as prerequisites), then

@@ -9,6 +9,12 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+case ${1:-} in
+-h|--help) script_help; exit 0 ;;
+'') ;;
+*) script_help >&2; exit 2 ;;
+esac
+
 tree=$("$HMS_TOP/scripts/kq.sh" sync)
 obj=$KOBJ
 [ "${DEBUG:-0}" = 0 ] || obj=$KOBJ_DEBUG

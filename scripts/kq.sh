@@ -18,18 +18,20 @@
 #                          (CONFIG_HMS=y), and the whole series with
 #                          CONFIG_HMS=n, which it then boots to run
 #                          tests/guest/nohms.bats (`make build-each`); slow:
-#                          the 10 prefixes took 6.5 min with a warm ccache,
-#                          the CONFIG_HMS=n build 27 min cold and the boot
-#                          2 min, beside three other builds (35 min in all)
-#   scripts/kq.sh check    checkpatch.pl --strict on every patch
+#                          docs/benchmarks.md says how slow
+#   scripts/kq.sh check    check-cover, then checkpatch.pl --strict on every
+#                          patch (needs the pristine tree: init)
+#   scripts/kq.sh check-cover [DIR]  the cover letter matches `series`: its
+#                          "[PATCH 00/N]" counts the patches, and its list
+#                          of subjects is theirs, in series order (each
+#                          patch numbered i/N). Reads only DIR (default
+#                          kernel-patches/): no kernel tree needed
 #   scripts/kq.sh cross    build the series for arm64 (with its 32-bit compat
 #                          table) and i386 with Debian's cross compilers
 #                          (tinyconfig + config/cross-ARCH.config) and check
 #                          that each kernel has hbind() at its number.
 #                          Object dirs $HMS_CACHE/kbuild-cross-ARCH; each
-#                          arch logs its build time: 229 s each here,
-#                          finishing builds a shared machine had started
-#                          (a cold build alone has not been timed)
+#                          arch logs its build time (docs/benchmarks.md)
 #   scripts/kq.sh --help   this text
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -157,13 +159,14 @@ cmd_export() {
 	git_k "$KDEV" format-patch -q --no-signature --zero-commit --base=pristine-base \
 		--cover-letter -o "$tmp" pristine..dev >/dev/null
 	n=$(find "$tmp" -name '0*.patch' ! -name '0000-*' | wc -l)
-	# keep our hand-written cover letter, but refresh its shortlog and
-	# diffstat (from the "Author (N):" line on) from the generated one
+	# keep our hand-written cover letter, but refresh the patch count of
+	# its subject, and its shortlog and diffstat (from the "Author (N):"
+	# line on) from the generated one
 	local cover=$PATCHDIR/0000-cover-letter.patch gen=$tmp/0000-cover-letter.patch
 	if [ -f "$cover" ] && [ -f "$gen" ]; then
 		local tail_re='^[^ ].* \([0-9]+\):$'
 		{
-			sed -E "/$tail_re/,\$d" "$cover"
+			sed -E "/$tail_re/,\$d; 1,/^\$/ s|^(Subject: \[PATCH 0+/)[0-9]+\]|\1$n]|" "$cover"
 			sed -n -E "/$tail_re/,\$p" "$gen" |
 				sed '/^base-commit:/,$d; /^-- *$/,$d'
 			grep '^base-commit:' "$cover" || true
@@ -179,8 +182,11 @@ cmd_export() {
 	find "$PATCHDIR" -maxdepth 1 -name '0*.patch' ! -name '0000-*' -delete
 	mkdir -p "$PATCHDIR"
 	cp "$tmp"/*.patch "$PATCHDIR"/ 2>/dev/null || true
-	find "$PATCHDIR" -maxdepth 1 -name '0*.patch' ! -name '0000-*' -printf '%f\n' |
-		LC_ALL=C sort > "$PATCHDIR/series"
+	{
+		echo "# the patches in git am order; written by scripts/kq.sh export"
+		find "$PATCHDIR" -maxdepth 1 -name '0*.patch' ! -name '0000-*' -printf '%f\n' |
+			LC_ALL=C sort
+	} > "$PATCHDIR/series"
 	rm -rf "$tmp"
 	git_k "$KDEV" rev-parse HEAD > "$KDEV/.hms-exported"
 	log "exported $n patches into kernel-patches/"
@@ -201,9 +207,84 @@ cmd_adopt() {
 	cmd_export
 }
 
+# patch_subject FILE: the Subject header of a patch mail, unfolded
+patch_subject() {
+	awk '/^$/ { exit }
+		s != "" && /^[ \t]/ { sub(/^[ \t]+/, " "); s = s $0; next }
+		s != "" { exit }
+		/^Subject: / { s = substr($0, 10) }
+		END { print s }' "$1"
+}
+
+# cover_subjects FILE: the cover letter's list of patch subjects (git
+# shortlog: after the "Author (N):" line, one per line, indented two
+# spaces, wrapped lines indented four), unwrapped, one per line
+cover_subjects() {
+	awk '/^[^ ].* \([0-9]+\):$/ { on = 1; next }
+		!on { next }
+		/^$/ { exit }
+		/^    / { sub(/^ +/, " "); s = s $0; next }
+		/^  [^ ]/ { if (s != "") print s; s = substr($0, 3); next }
+		{ exit }
+		END { if (s != "") print s }' "$1"
+}
+
+# check_cover [DIR]: the cover letter of DIR (default kernel-patches/)
+# matches its series file; says what differs and returns 1 if not
+check_cover() {
+	local PATCHDIR=${1:-$PATCHDIR}
+	local cover=$PATCHDIR/0000-cover-letter.patch name=0000-cover-letter.patch
+	local n i=0 p subj want rc=0 got
+	local -a files
+	[ -f "$cover" ] || { echo "$name: missing in $PATCHDIR" >&2; return 1; }
+	mapfile -t files < <(series_files)
+	n=${#files[@]}
+	got=$(patch_subject "$cover")
+	if [[ $got =~ ^\[PATCH\ 0+/([0-9]+)\]\  ]]; then
+		if [ "$((10#${BASH_REMATCH[1]}))" != "$n" ]; then
+			echo "$name: the subject says [PATCH 00/${BASH_REMATCH[1]}], series lists $n patches" >&2
+			rc=1
+		fi
+	else
+		echo "$name: the subject is not \"[PATCH 00/N] ...\": $got" >&2
+		rc=1
+	fi
+	got=$(grep -m1 -E '^[^ ].* \([0-9]+\):$' "$cover" | sed -E 's/.*\(([0-9]+)\):$/\1/')
+	if [ "$got" != "$n" ]; then
+		echo "$name: the patch list counts ${got:-no} patches (\"Author (N):\"), series $n" >&2
+		rc=1
+	fi
+	want=$(mktemp)
+	for p in "${files[@]}"; do
+		i=$((i + 1))
+		subj=$(patch_subject "$p")
+		if [[ $subj =~ ^\[PATCH\ 0*([0-9]+)/0*([0-9]+)\]\ (.*)$ ]]; then
+			if [ "${BASH_REMATCH[1]}" != "$i" ] || [ "${BASH_REMATCH[2]}" != "$n" ]; then
+				echo "${p##*/}: numbered [PATCH ${BASH_REMATCH[1]}/${BASH_REMATCH[2]}], is $i/$n in series" >&2
+				rc=1
+			fi
+			subj=${BASH_REMATCH[3]}
+		else
+			echo "${p##*/}: the subject is not \"[PATCH i/N] ...\": $subj" >&2
+			rc=1
+		fi
+		echo "$subj"
+	done > "$want"
+	if ! got=$(cover_subjects "$cover" | diff -u --label "subjects of the patches in series" \
+			--label "the cover letter's list" "$want" -); then
+		echo "$name: the list of patches differs from the subjects of the series:" >&2
+		echo "$got" >&2
+		rc=1
+	fi
+	rm -f "$want"
+	[ "$rc" = 0 ] && echo "$name: matches series ($n patches)"
+	return "$rc"
+}
+
 cmd_check() {
-	cmd_init
 	local p rc=0 out
+	check_cover || rc=1
+	cmd_init
 	while read -r p; do
 		# as a reviewer runs it on the mail, and as one runs it from the
 		# top of this repository (where git tracks the patch)
@@ -219,8 +300,8 @@ cmd_check() {
 	return $rc
 }
 
-# build_each_dirs: the worktree and object directories of build-each (named
-# linux-bisect and kbuild-bisect* before the command was renamed: moved)
+# build_each_dirs: move a cache's linux-bisect worktree and kbuild-bisect*
+# object directories to the names build-each uses (linux-each, kbuild-each*)
 build_each_dirs() {
 	local old
 	if [ ! -d "$HMS_CACHE/linux-each" ] && [ -d "$HMS_CACHE/linux-bisect" ]; then
@@ -310,6 +391,7 @@ edit) shift; cmd_edit "$@" ;;
 export) cmd_export ;;
 adopt) shift; cmd_adopt "$@" ;;
 check) cmd_check ;;
+check-cover) shift; check_cover "$@" ;;
 build-each) cmd_build_each ;;
 cross) cmd_cross ;;
 -h|--help|help) script_help ;;

@@ -9,6 +9,11 @@
 # its node in the profiles timed, so HMS drops and re-adds that node's
 # initiator and all its links), each timed here, and prints
 # "BENCH offline_us=<us> online_us=<us>" once a round. Times, no verdicts.
+case ${1:-} in
+-h|--help)
+	awk 'NR == 1 && /^#!/ { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"
+	exit 0 ;;
+esac
 rounds=${1:-20}
 cpu=${2:-}
 line=$(dmesg | grep -m1 -E 'Run /[^ ]* as init process')

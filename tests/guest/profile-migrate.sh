@@ -17,6 +17,11 @@
 # allocation and freeing): its hit counts are exact, its times inflated by
 # the tracing of so many calls, so only their proportions mean something.
 # Usage: profile-migrate.sh [SIZE_MIB] [ROUNDS] [KINDS] [METHODS] [steps|detail]
+case ${1:-} in
+-h|--help)
+	awk 'NR == 1 && /^#!/ { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"
+	exit 0 ;;
+esac
 set -eu
 size=${1:-64} rounds=${2:-5} kinds=${3:-"4k thp"}
 methods=${4:-"hbind hbind-1cpu hbind-old mbind move_pages migrate_pages"}
@@ -78,8 +83,8 @@ for kind in $kinds; do
 	for m in $methods; do
 		call=$m pc=1 lru=1
 		case $m in
-		hbind-1cpu) call=hbind pc=0 ;;		# LRU change only
-		hbind-old) call=hbind pc=0 lru=0 ;;	# as before issue 19
+		hbind-1cpu) call=hbind pc=0 ;;		# no shared copy (patch 0014)
+		hbind-old) call=hbind pc=0 lru=0 ;;	# nor local LRU drain (0015)
 		esac
 		if [ -d $P ]; then
 			echo $pc > $P/parallel_copy

@@ -9,6 +9,11 @@
 # 56 CPU-less 16 MiB memory nodes (nodes 8-63), 7 attached to each socket
 # (node 8 + 7*s + k is the k-th of socket s, initiator=s), with a full HMAT
 # matrix: the latency and bandwidth of every (initiator, target) pair.
+case ${1:-} in
+-h|--help)
+	awk 'NR == 1 && /^#!/ { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"
+	exit 0 ;;
+esac
 set -euo pipefail
 
 sockets=8 per=7 cpu_mib=128 mem_mib=16

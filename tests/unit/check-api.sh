@@ -4,6 +4,11 @@
 # version map, the symbols libhms.so exports (found next to HMSCTL, as
 # tests/unit/Makefile builds them) and the man pages. TAP on stdout, like
 # the test programs (run-tests.sh merges them); FIXTURES is unused.
+case ${1:-} in
+-h|--help)
+	awk 'NR == 1 && /^#!/ { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"
+	exit 0 ;;
+esac
 set -uo pipefail
 [ "${1:-}" = --tap ] && shift
 [ $# -eq 2 ] || { echo "usage: $0 [--tap] FIXTURES HMSCTL" >&2; exit 2; }

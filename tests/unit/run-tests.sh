@@ -4,6 +4,11 @@
 # tagged with the binary's name) with --tap, else the failures and a last
 # line "N passed, N failed" (", N skipped" if any). A binary that dies
 # without reporting counts as one failure. Exit 1 if anything failed.
+case ${1:-} in
+-h|--help)
+	awk 'NR == 1 && /^#!/ { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"
+	exit 0 ;;
+esac
 set -uo pipefail
 tap=0
 if [ "${1:-}" = --tap ]; then tap=1; shift; fi

@@ -241,7 +241,7 @@ static void *map_at(void *addr, size_t len, enum kind kind)
 		p = mmap((void *)hint, len, PROT_READ | PROT_WRITE,
 			 flags | MAP_FIXED_NOREPLACE, -1, 0);
 		if (p != MAP_FAILED && p != (void *)hint) {
-			/* an old kernel took it as a hint only */
+			/* a kernel before 4.17 takes it as a hint only */
 			munmap(p, len);
 			p = MAP_FAILED;
 			errno = EEXIST;

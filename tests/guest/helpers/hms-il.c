@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hms-il - the libhms wrappers of issue 20, through the library (static,
- * musl): hms_interleave() on a fresh mapping, or hms_set_membind(),
- * hms_set_interleave(), hms_set_default() for the thread, then a first
- * touch of NPAGES pages and where they went. Output, one item a line:
+ * hms-il - libhms's interleave and thread-policy wrappers, through the
+ * library (static, musl): hms_interleave() on a fresh mapping, or
+ * hms_set_membind(), hms_set_interleave(), hms_set_default() for the
+ * thread, then a first touch of NPAGES pages and where they went. Output,
+ * one item a line:
  *   'ret ok' | 'ret errno=E', 'mode M' (get_mempolicy() of the mapping for
  *   range, of the thread otherwise: mode with flags, decimal), and
  *   'nodes n0=12 n2=4' (move_pages() status counts).
