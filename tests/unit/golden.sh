@@ -121,6 +121,8 @@ cli_transcript() {
 	run "" path 1
 	run "" topology extra
 	run "" --format dot best 1 --by latency
+	run "" --json show
+	run "" --dot run --targets 1 -- true
 	run "" best 1 --by speed
 	run "" fallback 1
 }
