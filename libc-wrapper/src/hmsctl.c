@@ -823,7 +823,8 @@ static int parse_option(struct cmdline *cl, int c, char **argv)
 		usage(stdout);
 		return DONE;
 	case 'V':
-		printf("hmsctl (libhms) 1.1\n");
+		printf("hmsctl (libhms) %d.%d\n", HMS_API_VERSION >> 16 & 0xff,
+		       HMS_API_VERSION >> 8 & 0xff);
 		return DONE;
 	case ':':
 		return usage_error("option '%s' requires an argument",
