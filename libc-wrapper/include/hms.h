@@ -39,7 +39,11 @@
 extern "C" {
 #endif
 
-#define HMS_API_VERSION		0x00010100	/* 1.1 */
+/*
+ * The libhms version, 0x00MMmmpp: major, minor, patch. It is written only
+ * here: the build gives it to the library, hms.pc and hmsctl.
+ */
+#define HMS_API_VERSION		0x00010100
 
 /* ------------------------------------------------------------------ */
 /* hbind(2) and helpers building its atom stream (hms_bind(3))        */

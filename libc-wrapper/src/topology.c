@@ -653,23 +653,29 @@ void hms_topology_free(struct hms_topology *topo)
 	free(topo);
 }
 
-static int do_load(struct loader *ld, const char *root)
+/* Open ROOT/devices, which every pass reads (ld->devfd). */
+static int open_devices(struct loader *ld, const char *root)
 {
-	struct hms_topology *topo = ld->topo;
-	struct vec ents = { .elem = sizeof(struct entry) };
-	unsigned int counts[5] = { 0 }, i, n;
-	struct entry *e;
-	struct dirent *de;
 	char path[PATH_MAX];
-	DIR *d;
-	int fd, err = 0;
 
 	ld->root = root;
 	if (snprintf(path, sizeof(path), "%s/devices", root) >= (int)sizeof(path))
 		return ENAMETOOLONG;
 	ld->devfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (ld->devfd < 0)
-		return errno;
+	return ld->devfd < 0 ? errno : 0;
+}
+
+/*
+ * The entries of ROOT/devices named v1-<uid>-<type> with a known type, in
+ * uid order; names of another version or type are counted as ignored.
+ */
+static int read_names(struct loader *ld, struct vec *ents)
+{
+	struct dirent *de;
+	struct entry *e;
+	int fd, err = 0;
+	DIR *d;
+
 	fd = dup(ld->devfd);
 	d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!d) {
@@ -678,7 +684,6 @@ static int do_load(struct loader *ld, const char *root)
 			close(fd);
 		return err;
 	}
-	/* pass 1: names */
 	while ((de = readdir(d))) {
 		enum hms_object_type type;
 		unsigned long ver;
@@ -688,29 +693,41 @@ static int do_load(struct loader *ld, const char *root)
 		    parse_name(de->d_name, &ver, &uid, &type))
 			continue;
 		if (ver != 1 || type == HMS_OBJ_NONE) {
-			topo->nignored++;
+			ld->topo->nignored++;
 			continue;
 		}
 		if (strlen(de->d_name) >= sizeof(e->name))
 			continue;
-		e = vec_push(&ents);
+		e = vec_push(ents);
 		if (!e) {
-			closedir(d);
 			err = ENOMEM;
-			goto out;
+			break;
 		}
 		e->uid = uid;
 		e->type = type;
 		memcpy(e->name, de->d_name, strlen(de->d_name) + 1);
 	}
 	closedir(d);
-	qsort(ents.data, ents.n, sizeof(struct entry), entry_cmp);
-	e = ents.data;
-	/* duplicate uids (impossible with one IDA): keep neither */
-	for (i = 0; i < ents.n; i++) {
-		if ((i + 1 < ents.n && e[i + 1].uid == e[i].uid) ||
+	if (!err)
+		qsort(ents->data, ents->n, sizeof(struct entry), entry_cmp);
+	return err;
+}
+
+/*
+ * Count the entries of each type into counts[]. A uid that two entries
+ * share (impossible with one IDA) is skipped, both entries: their type
+ * becomes HMS_OBJ_NONE.
+ */
+static void count_names(struct loader *ld, struct vec *ents,
+			unsigned int *counts)
+{
+	struct entry *e = ents->data;
+	size_t i;
+
+	for (i = 0; i < ents->n; i++) {
+		if ((i + 1 < ents->n && e[i + 1].uid == e[i].uid) ||
 		    (i > 0 && e[i - 1].uid == e[i].uid)) {
-			topo->nskipped++;
+			ld->topo->nskipped++;
 			if (ld->flags & HMS_TOPOLOGY_STRICT)
 				ld->failed = EINVAL;
 			e[i].type = HMS_OBJ_NONE;
@@ -718,95 +735,138 @@ static int do_load(struct loader *ld, const char *root)
 		}
 		counts[e[i].type]++;
 	}
-	topo->targets = calloc(counts[HMS_OBJ_TARGET] + 1, sizeof(struct hms_target));
+}
+
+/* The array of each type (counts[] long) and by_uid (nents long). */
+static int alloc_arrays(struct hms_topology *topo, const unsigned int *counts,
+			size_t nents)
+{
+	topo->targets = calloc(counts[HMS_OBJ_TARGET] + 1,
+			       sizeof(struct hms_target));
 	topo->initiators = calloc(counts[HMS_OBJ_INITIATOR] + 1,
 				  sizeof(struct hms_initiator));
 	topo->links = calloc(counts[HMS_OBJ_LINK] + 1, sizeof(struct hms_link));
-	topo->bridges = calloc(counts[HMS_OBJ_BRIDGE] + 1, sizeof(struct hms_bridge));
-	topo->by_uid = calloc(ents.n + 1, sizeof(struct hms_object *));
+	topo->bridges = calloc(counts[HMS_OBJ_BRIDGE] + 1,
+			       sizeof(struct hms_bridge));
+	topo->by_uid = calloc(nents + 1, sizeof(struct hms_object *));
 	if (!topo->targets || !topo->initiators || !topo->links ||
-	    !topo->bridges || !topo->by_uid) {
-		err = ENOMEM;
-		goto out;
-	}
-	/* pass 2: attributes (entries are in uid order, so arrays are too) */
-	for (i = 0; i < ents.n && !ld->failed; i++) {
-		struct hms_object *o;
-		unsigned int *cnt = NULL;
-		char *base;
-		char buf[32];
-		uint64_t uid;
-		int r = -1;
+	    !topo->bridges || !topo->by_uid)
+		return ENOMEM;
+	return 0;
+}
 
+/* The type-specific attributes of o, read from its directory dfd. */
+static int load_type_attrs(struct loader *ld, int dfd, struct hms_object *o)
+{
+	switch (o->type) {
+	case HMS_OBJ_TARGET:
+		return load_target(ld, dfd, (struct hms_target *)o);
+	case HMS_OBJ_INITIATOR:
+		return load_initiator(ld, dfd, (struct hms_initiator *)o);
+	case HMS_OBJ_LINK:
+		return load_link(ld, dfd, (struct hms_link *)o);
+	case HMS_OBJ_BRIDGE:
+		return load_bridge(ld, dfd, (struct hms_bridge *)o);
+	default:
+		return -1;
+	}
+}
+
+/*
+ * Load the object of entry e into the next slot of its type's array: 0 and
+ * *op when it loads, -1 when it is skipped (its uid file must match its
+ * name), -2 when out of memory.
+ */
+static int load_object(struct loader *ld, const struct entry *e,
+		       struct hms_object **op)
+{
+	unsigned int *cnt = NULL;
+	struct hms_object *o;
+	char *base, buf[32];
+	uint64_t uid;
+	int fd, r;
+
+	base = type_array(ld->topo, e->type, &cnt);
+	if (!base || !cnt)
+		return -1;
+	o = (struct hms_object *)(base + *cnt * type_size(e->type));
+	memset(o, 0, type_size(e->type));
+	o->type = e->type;
+	o->uid = e->uid;
+	o->index = *cnt;
+	memcpy(o->name, e->name, sizeof(o->name));
+	fd = openat(ld->devfd, e->name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return skip_object(ld);
+	if (read_attr(fd, "uid", buf, sizeof(buf)) ||
+	    parse_u64(buf, &uid) || uid != o->uid)
+		r = skip_object(ld);
+	else
+		r = load_type_attrs(ld, fd, o);
+	close(fd);
+	if (r) {
+		free_object(o);
+		return r;
+	}
+	(*cnt)++;
+	*op = o;
+	return 0;
+}
+
+/*
+ * The attributes of every counted entry: the objects that load fill their
+ * type's arrays and by_uid, in uid order as the entries are. Stops at the
+ * first error of a strict load.
+ */
+static int load_attributes(struct loader *ld, struct vec *ents)
+{
+	struct hms_topology *topo = ld->topo;
+	struct entry *e = ents->data;
+	struct hms_object *o;
+	size_t i;
+
+	for (i = 0; i < ents->n && !ld->failed; i++) {
 		if (e[i].type == HMS_OBJ_NONE)
 			continue;
-		base = type_array(topo, e[i].type, &cnt);
-		if (!base || !cnt)
-			continue;
-		o = (struct hms_object *)(base + *cnt * type_size(e[i].type));
-		memset(o, 0, type_size(e[i].type));
-		o->type = e[i].type;
-		o->uid = e[i].uid;
-		o->index = *cnt;
-		memcpy(o->name, e[i].name, sizeof(o->name));
-		fd = openat(ld->devfd, e[i].name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd < 0) {
-			skip_object(ld);
-			continue;
+		switch (load_object(ld, &e[i], &o)) {
+		case 0:
+			topo->by_uid[topo->nobjects++] = o;
+			break;
+		case -2:
+			return ENOMEM;
 		}
-		if (read_attr(fd, "uid", buf, sizeof(buf)) ||
-		    parse_u64(buf, &uid) || uid != o->uid) {
-			skip_object(ld);
-		} else {
-			switch (o->type) {
-			case HMS_OBJ_TARGET:
-				r = load_target(ld, fd, (struct hms_target *)o);
-				break;
-			case HMS_OBJ_INITIATOR:
-				r = load_initiator(ld, fd, (struct hms_initiator *)o);
-				break;
-			case HMS_OBJ_LINK:
-				r = load_link(ld, fd, (struct hms_link *)o);
-				break;
-			case HMS_OBJ_BRIDGE:
-				r = load_bridge(ld, fd, (struct hms_bridge *)o);
-				break;
-			default:
-				break;
-			}
-		}
-		close(fd);
-		if (r == -2) {
-			free_object(o);
-			err = ENOMEM;
-			goto out;
-		}
-		if (r) {
-			free_object(o);
-			e[i].type = HMS_OBJ_NONE;
-			continue;
-		}
-		(*cnt)++;
-		topo->by_uid[topo->nobjects++] = o;
 	}
-	if (ld->failed) {
-		err = ld->failed;
-		goto out;
-	}
-	/* pass 3: memberships, from both sides */
-	for (i = 0; i < topo->nobjects; i++) {
-		struct hms_object *o = topo->by_uid[i];
+	return ld->failed;
+}
+
+/* The membership symlinks of every loaded object, as pairs (ld->pairs). */
+static int read_memberships(struct loader *ld)
+{
+	unsigned int i;
+	int fd, r;
+
+	for (i = 0; i < ld->topo->nobjects; i++) {
+		struct hms_object *o = ld->topo->by_uid[i];
 
 		fd = openat(ld->devfd, o->name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (fd < 0)
 			continue;
-		n = (unsigned int)load_members(ld, fd, o);
+		r = load_members(ld, fd, o);
 		close(fd);
-		if (n) {
-			err = ENOMEM;
-			goto out;
-		}
+		if (r)
+			return ENOMEM;
 	}
+	return 0;
+}
+
+/*
+ * The member arrays of both sides of every pair: link targets and
+ * initiators, link bridges, bridge initiators, and back.
+ */
+static int build_memberships(struct loader *ld)
+{
+	struct hms_topology *topo = ld->topo;
+
 	if (build_lists(&ld->pairs[P_LT], topo->links, sizeof(struct hms_link),
 			offsetof(struct hms_link, targets),
 			offsetof(struct hms_link, ntargets),
@@ -834,11 +894,20 @@ static int do_load(struct loader *ld, const char *root)
 	    build_rlists(&ld->pairs[P_BI], topo->bridges, sizeof(struct hms_bridge),
 			 topo->initiators, sizeof(struct hms_initiator),
 			 offsetof(struct hms_initiator, bridges),
-			 offsetof(struct hms_initiator, nbridges))) {
-		err = ENOMEM;
-		goto out;
-	}
-	/* bridges: exactly two links, else unusable */
+			 offsetof(struct hms_initiator, nbridges)))
+		return ENOMEM;
+	return 0;
+}
+
+/*
+ * Each bridge's links, from the links' bridge lists: a bridge joins
+ * exactly two links, else it is unusable (an error when strict).
+ */
+static int connect_bridges(struct loader *ld)
+{
+	struct hms_topology *topo = ld->topo;
+	unsigned int i, n;
+
 	for (i = 0; i < topo->nlinks; i++) {
 		struct hms_link *l = &topo->links[i];
 
@@ -856,20 +925,51 @@ static int do_load(struct loader *ld, const char *root)
 		if (b->usable != 2) {
 			b->links[0] = NULL;
 			b->links[1] = NULL;
-			if (ld->flags & HMS_TOPOLOGY_STRICT) {
-				err = EINVAL;
-				goto out;
-			}
+			if (ld->flags & HMS_TOPOLOGY_STRICT)
+				return EINVAL;
 		}
 		b->usable = b->usable == 2;
 	}
-	/* CPU-less targets: no CPU initiator on their node */
+	return 0;
+}
+
+/* CPU-less targets: no CPU initiator on their node. */
+static void mark_cpuless(struct hms_topology *topo)
+{
+	unsigned int i;
+
 	for (i = 0; i < topo->ntargets; i++) {
 		struct hms_target *t = &topo->targets[i];
 
 		t->cpuless = t->nid < 0 || !hms_initiator_by_nid(topo, t->nid);
 	}
-out:
+}
+
+/* Read ROOT into ld->topo, pass after pass. Returns 0 or an errno. */
+static int do_load(struct loader *ld, const char *root)
+{
+	struct vec ents = { .elem = sizeof(struct entry) };
+	unsigned int counts[5] = { 0 };
+	int err;
+
+	err = open_devices(ld, root);
+	if (err)
+		return err;
+	err = read_names(ld, &ents);
+	if (!err) {
+		count_names(ld, &ents, counts);
+		err = alloc_arrays(ld->topo, counts, ents.n);
+	}
+	if (!err)
+		err = load_attributes(ld, &ents);
+	if (!err)
+		err = read_memberships(ld);
+	if (!err)
+		err = build_memberships(ld);
+	if (!err)
+		err = connect_bridges(ld);
+	if (!err)
+		mark_cpuless(ld->topo);
 	free(ents.data);
 	close(ld->devfd);
 	return err;

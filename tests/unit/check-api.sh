@@ -2,8 +2,9 @@
 # check-api.sh --tap FIXTURES HMSCTL - the libhms API is the same
 # everywhere it is written down: the functions declared in hms.h, the
 # version map, the symbols libhms.so exports (found next to HMSCTL, as
-# tests/unit/Makefile builds them) and the man pages. TAP on stdout, like
-# the test programs (run-tests.sh merges them); FIXTURES is unused.
+# tests/unit/Makefile builds them) and the man pages; so is the version
+# hms.h defines. TAP on stdout, like the test programs (run-tests.sh
+# merges them); FIXTURES is unused.
 case ${1:-} in
 -h|--help)
 	awk 'NR == 1 && /^#!/ { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"
@@ -69,6 +70,26 @@ for f in "$src"/man/man3/*.3; do
 done
 [ -z "$bad" ]
 result $? "every man3 page is a page or a .so link to an existing page" "bad:$bad"
+# the version: HMS_API_VERSION (0x00MMmmpp) in hms.h, the only place it
+# is written; what hmsctl, libhms.so and the man pages say must follow
+v=$(sed -n 's/^#define HMS_API_VERSION[[:space:]]*\(0x[0-9a-fA-F]*\).*/\1/p' \
+	"$src/include/hms.h")
+bad=
+if [ -z "$v" ]; then
+	bad=" hms.h"
+else
+	mm=$((v >> 16 & 255)).$((v >> 8 & 255))
+	so=libhms.so.$mm.$((v & 255))
+	[ "$("$2" --version 2>&1)" = "hmsctl (libhms) $mm" ] || bad="$bad hmsctl"
+	[ -e "$(dirname "$2")/$so" ] || bad="$bad $so"
+	for f in "$src"/man/man*/*.[0-9]; do
+		grep -q '^\.TH' "$f" || continue
+		grep -q "^\\.TH .*\"libhms $mm\"" "$f" || bad="$bad ${f##*/}"
+	done
+fi
+[ -z "$bad" ]
+result $? "hmsctl --version, libhms.so's file name and the man pages carry the version hms.h defines" \
+	"wrong:$bad"
 d=$(grep -rn -E 'hms_(error|warn)\b|HMS_W_|_load_from|HMS_DEBUG|hwloc_get_best_target' \
 	"$src/include" "$src/src" "$src/man" "$src/examples" "$src/README.md")
 [ -z "$d" ]

@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
-# run-tests.sh [--tap] FIXTURES HMSCTL TEST_BINARY... - run each test binary
-# and merge the results: one TAP stream (plan first, tests renumbered and
-# tagged with the binary's name) with --tap, else the failures and a last
-# line "N passed, N failed" (", N skipped" if any). A binary that dies
-# without reporting counts as one failure. Exit 1 if anything failed.
+# run-tests.sh [--tap] [--hmsctl-san HMSCTL_SAN] FIXTURES HMSCTL TEST_BINARY...
+# - run each test binary (given FIXTURES and HMSCTL; HMSCTL_SAN instead to
+# a binary whose name ends in -san) and merge the results: one TAP stream
+# (plan first, tests renumbered and tagged with the binary's name) with
+# --tap, else the failures and a last line "N passed, N failed" (", N
+# skipped" if any). A binary that dies without reporting counts as one
+# failure. Exit 1 if anything failed.
 case ${1:-} in
 -h|--help)
 	awk 'NR == 1 && /^#!/ { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"
 	exit 0 ;;
 esac
 set -uo pipefail
-tap=0
+tap=0 hmsctl_san=
 if [ "${1:-}" = --tap ]; then tap=1; shift; fi
+if [ "${1:-}" = --hmsctl-san ]; then hmsctl_san=$2; shift 2; fi
 fixtures=$1 hmsctl=$2
 shift 2
 out=$(mktemp)
@@ -19,7 +22,9 @@ trap 'rm -f "$out"' EXIT
 n=0 pass=0 fail=0 skip=0 lines=()
 for bin in "$@"; do
 	tag=${bin##*/}
-	"$bin" --tap "$fixtures" "$hmsctl" > "$out" 2>&1
+	ctl=$hmsctl
+	[[ -n $hmsctl_san && $tag == *-san ]] && ctl=$hmsctl_san
+	"$bin" --tap "$fixtures" "$ctl" > "$out" 2>&1
 	rc=$?
 	got=0
 	while IFS= read -r l; do

@@ -5,6 +5,11 @@
 # exit status), on TAP streams written here. A skip that
 # tests/guest/skips.known does not list, a missing suite, a short plan or
 # a malformed list must each fail the run. TAP on stdout.
+case ${1:-} in
+-h|--help)
+	awk 'NR == 1 && /^#!/ { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"
+	exit 0 ;;
+esac
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 count=$top/scripts/tap-count.awk
