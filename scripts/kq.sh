@@ -373,15 +373,15 @@ cmd_cross() {
 	tree=$(cmd_sync)
 	export CCACHE_DIR=${CCACHE_DIR:-$HMS_CACHE/ccache} CCACHE_BASEDIR=$HMS_CACHE CCACHE_NOHASHDIR=1
 	cross_build i386 i686-linux-gnu- "$tree"
-	grep -q -E '^#define __NR_hbind[[:space:]]+463$' \
+	grep -q -E '^#define __NR_hbind[[:space:]]+500$' \
 		"$HMS_CACHE/kbuild-cross-i386/arch/x86/include/generated/uapi/asm/unistd_32.h" ||
-		die "i386: no __NR_hbind 463"
+		die "i386: no __NR_hbind 500"
 	cross_build arm64 aarch64-linux-gnu- "$tree"
 	# the compat table (syscall_32.tbl) gives hbind its arm number
-	grep -q -E '^#define __NR_compat32_hbind[[:space:]]+463$' \
+	grep -q -E '^#define __NR_compat32_hbind[[:space:]]+500$' \
 		"$HMS_CACHE/kbuild-cross-arm64/arch/arm64/include/generated/asm/unistd_compat_32.h" ||
-		die "arm64: no __NR_compat32_hbind 463"
-	log "cross: arm64 (with compat) and i386 build with hbind() at 463"
+		die "arm64: no __NR_compat32_hbind 500"
+	log "cross: arm64 (with compat) and i386 build with hbind() at 500"
 }
 
 case "${1:-}" in

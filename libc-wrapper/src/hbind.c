@@ -5,7 +5,10 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -16,13 +19,15 @@
 #include "internal.h"
 
 /*
- * Until the C library knows the call, fall back to the number the kernel
- * patch gives it (provisional: 463 on x86_64). Other architectures get
- * ENOSYS rather than a guess.
+ * Until the C library knows the call, the number the kernel patch gives it
+ * (provisional): 500 on x86-64, i386, arm and the architectures of the
+ * generic table. Elsewhere every call is ENOSYS rather than a guess.
  */
 #ifndef __NR_hbind
-# if defined(__x86_64__) && !defined(__ILP32__)
-#  define __NR_hbind 463
+# if (defined(__x86_64__) && !defined(__ILP32__)) || defined(__i386__) || \
+	defined(__aarch64__) || (defined(__arm__) && defined(__ARM_EABI__)) || \
+	defined(__riscv) || defined(__loongarch__)
+#  define __NR_hbind 500
 # endif
 #endif
 
@@ -51,21 +56,52 @@ static long raw_hbind(unsigned long start, unsigned long len,
 static int has_hbind = -1;
 
 /*
- * The probe must not be fooled by another system call sitting on the
- * provisional number (463 is setxattrat() since Linux 6.13): a valid
- * DEFAULT command on an empty range returns 0 from hbind() only;
- * setxattrat() rejects the same arguments (usize 1) with EINVAL before
- * looking at anything else.
+ * The kernel says which number hbind() has, in /sys/bus/hms/hbind_syscall
+ * (the bus directory may be $HMS_SYSFS_ROOT instead). The call is issued
+ * only when that is the number this library was built for: a kernel without
+ * hbind() may give the number to another call (463, the number of early
+ * versions of the series, is setxattrat() since Linux 6.13).
  */
+static int kernel_has_hbind(void)
+{
+#ifdef __NR_hbind
+	const char *root = secure_getenv("HMS_SYSFS_ROOT");
+	char path[4096], buf[32], *end;
+	ssize_t n;
+	long nr;
+	int fd;
+
+	if (!root || !*root)
+		root = HMS_SYSFS_ROOT;
+	if ((size_t)snprintf(path, sizeof(path), "%s/hbind_syscall", root) >=
+	    sizeof(path))
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	errno = 0;
+	nr = strtol(buf, &end, 10);
+	if (errno || end == buf || (*end && *end != '\n'))
+		return 0;
+	return nr == __NR_hbind;
+#else
+	return 0;
+#endif
+}
+
 int hms_has_hbind(void)
 {
 	int v = __atomic_load_n(&has_hbind, __ATOMIC_RELAXED);
 
 	if (v < 0) {
 		int saved = errno;
-		uint32_t atom = HBIND_ATOM(HBIND_CMD_DEFAULT, HBIND_DEFAULT_NDWORDS);
 
-		v = raw_hbind(0, 0, NULL, 0, &atom, 1) == 0;
+		v = kernel_has_hbind();
 		__atomic_store_n(&has_hbind, v, __ATOMIC_RELAXED);
 		errno = saved;
 	}

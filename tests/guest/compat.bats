@@ -23,10 +23,10 @@ c32() {
 	refute_line --partial "FAIL:"
 }
 
-@test "a 32-bit static program runs on the 64-bit guest kernel and reaches hbind() (syscall 463)" {
+@test "a 32-bit static program runs on the 64-bit guest kernel and reaches hbind() (syscall 500)" {
 	c32 abi
 	assert_line --partial "ok: a 32-bit program"
-	assert_line --regexp "^ok: hbind \(syscall 463\) DEFAULT on one page"
+	assert_line --regexp "^ok: hbind \(syscall 500\) DEFAULT on one page"
 }
 
 @test "32-bit BIND strict: MPOL_BIND on the target's node and placement, as mbind() gives" {

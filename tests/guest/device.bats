@@ -292,6 +292,29 @@ rmmod_busy() {
 	fail "rmmod test_hms: still busy after 30 s"
 }
 
+@test "a uid is never given twice: test_hms loaded again gets new uids for all its objects, and the old target's uid names nothing" {
+	local a b c gone reused t1
+	load_hms mem_mb=16
+	t1=$(uid_of "$(dev_obj 0 target)")
+	a=$(cat "$D"/*/uid | sort -u)
+	run rmmod test_hms
+	assert_success
+	b=$(cat "$D"/*/uid | sort -u)
+	gone=$(comm -23 <(echo "$a") <(echo "$b"))
+	grep -qx "$t1" <<< "$gone" || fail "uid $t1 still live after rmmod"
+	load_hms mem_mb=16
+	c=$(cat "$D"/*/uid | sort -u)
+	reused=$(comm -12 <(echo "$gone") <(echo "$c") | xargs)
+	[ -z "$reused" ] || fail "uids of the unloaded device given again: $reused"
+	[ "$(uid_of "$(dev_obj 0 target)")" != "$t1" ] || fail "the new device target has the old uid $t1"
+	# a program that kept the old uid gets "no such target", not the new
+	# device's memory (which would be EACCES: the device is not open)
+	run taskset -c "$CPU" hbind-do -n 16 bind:"$t1" migrate:"$t1"
+	assert_success
+	assert_line "bind errno=EINVAL"
+	assert_line "migrate errno=ENODEV"
+}
+
 @test "hbind BIND by uid while test_hms unloads: binds while the device is open, EACCES or EINVAL when not, none binds after EINVAL, kernel quiet" {
 	need_other
 	local f=$BATS_TEST_TMPDIR/race ocpu rc=0

@@ -39,8 +39,12 @@ nodelist() {
 # place_home: hbind-do ops that put every page on HB_HOME and leave no policy
 place_home() { echo "mbind:bind:$H touch mbind:default"; }
 
+# the benchmark switch of MIGRATE's copy helpers (default off)
+PC=/sys/kernel/debug/hbind/parallel_copy
+
 teardown() {
 	[ -z "${HB_CG:-}" ] || rmdir "$HB_CG" 2>/dev/null || true
+	[ ! -w $PC ] || echo 0 > $PC
 }
 
 # kworker_ms CPU: run time in ms of CPU's high-priority kworkers, where
@@ -294,20 +298,42 @@ kworker_ms() {
 	assert_line --regexp "^migrate moved=(256|512)$"
 }
 
-@test "MIGRATE copies the same data with the parallel copy on and off: 4 KiB pages and THP, counts and huge pages as before" {
+@test "MIGRATE and INTERLEAVE|MOVE move the pages another CPU's LRU batch holds (MADV_COLD, MADV_FREE on that CPU), as many as mbind(MPOL_MF_MOVE)" {
+	local hc n adv
+	for n in $(cpu_nodes); do
+		[ "$n" = "$HB_HOME" ] || { hc=$(node_cpu "$n"); break; }
+	done
+	[ -n "${hc:-}" ] || skip "needs a second node with a CPU"
+	for adv in cold free; do
+		# a thread on CPU hc touches 16 MiB (its node) and advises it
+		run lru-batch -p 4096 -h "$hc" -c "$HB_CPU" -n "$HB_HOME" -u "${HB_UID[$HB_HOME]}" $adv hbind
+		assert_success
+		assert_line "moved 4096"
+		assert_line "on-node 4096"
+		run lru-batch -p 4096 -h "$hc" -c "$HB_CPU" -n "$HB_HOME" -u "${HB_UID[$HB_HOME]}" $adv ilmove
+		assert_success
+		assert_line "on-node 4096"
+		run lru-batch -p 4096 -h "$hc" -c "$HB_CPU" -n "$HB_HOME" $adv mbind
+		assert_success
+		assert_line "on-node 4096"
+	done
+}
+
+@test "MIGRATE copies the same data with the parallel copy on and off: 4 KiB pages and THP, the same counts and huge pages" {
 	need_mem_nodes 2
-	local o=$HB_OTHER u=${HB_UID[$HB_OTHER]} knob=/sys/module/hbind/parameters/parallel_copy pc
-	[ -w $knob ] || fail "no $knob in this kernel"
-	# the caller runs on HB_HOME's CPU: the CPUs of node o can help
-	for pc in 1 0 1; do
-		echo $pc > $knob
-		hb -n 4096 $(place_home) migrate:$u where verify
+	local o=$HB_OTHER u=${HB_UID[$HB_OTHER]} pc
+	[ -w $PC ] || fail "no $PC in this kernel"
+	assert_equal "$(cat $PC)" N
+	# the caller may run on every CPU: the CPUs of node o can help
+	for pc in 1 0; do
+		echo $pc > $PC
+		hb -n 4096 $(place_home) cpu:all migrate:$u where verify
 		assert_success
 		assert_line "migrate moved=4096"
 		assert_line "nodes n$o=4096"
 		assert_line "verify ok"
 		if have_thp; then
-			hb -m thp -n 2048 $(place_home) thp migrate:$u where thp verify
+			hb -m thp -n 2048 $(place_home) thp cpu:all migrate:$u where thp verify
 			assert_success
 			assert_equal "$(lines_of thp)" "thp kb=8192 | thp kb=8192"
 			assert_line "migrate moved=2048"
@@ -317,41 +343,58 @@ kworker_ms() {
 	done
 }
 
-@test "MIGRATE's copy helpers stay in the caller's cpuset: none runs on a CPU the cpuset leaves out" {
-	need_mem_nodes 2
-	local o=$HB_OTHER u=${HB_UID[$HB_OTHER]} cg=/sys/fs/cgroup hc t0 t1 free boxed
-	local knob=/sys/module/hbind/parameters/parallel_copy
-	[ -w $knob ] || fail "no $knob in this kernel"
-	hc=$(node_cpu "$o")
-	[ -n "$hc" ] && [ "$hc" != "$HB_CPU" ] || skip "node $o has no CPU of its own"
-	[ -r /proc/self/sched ] || fail "no /proc/PID/sched (CONFIG_SCHED_DEBUG)"
-	[ -f $cg/cgroup.controllers ] || fail "no cgroup2 mounted at $cg"
-	grep -qw cpuset $cg/cgroup.controllers || fail "no cpuset controller (CONFIG_CPUSETS)"
-	grep -qw cpuset $cg/cgroup.subtree_control || echo +cpuset > $cg/cgroup.subtree_control
-	echo 1 > $knob
-	# outside a cpuset, node o's CPU helps copy 32 MiB to node o
+# helper_ms AFFINITY HOW...: run time (ms) of CPU $hc's high-priority
+# kworkers while hbind-do, started as HOW says (a command prefix) on
+# HB_CPU, then given AFFINITY (cpu:all or cpu:N), moves 32 MiB from
+# HB_HOME to node $o with MIGRATE
+helper_ms() {
+	local t0 t1 aff=$1
+	shift
 	t0=$(kworker_ms "$hc")
-	hb -n 8192 $(place_home) migrate:$u
-	assert_success
-	assert_line "migrate moved=8192"
-	t1=$(kworker_ms "$hc")
-	free=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
-	awk -v d="$free" 'BEGIN { exit !(d >= 5) }' ||
-		skip "CPU $hc did not help outside a cpuset (${free} ms of kworker time): nothing to compare"
-	# in a cpuset of the caller's CPU alone, it must not
-	HB_CG=$cg/hbind-copy.$$
-	mkdir "$HB_CG"
-	echo "$HB_CPU" > "$HB_CG/cpuset.cpus"
-	t0=$(kworker_ms "$hc")
-	run sh -c "echo \$\$ > $HB_CG/cgroup.procs && exec hbind-do -c $HB_CPU -n 8192 $(place_home) migrate:$u where"
+	run "$@" hbind-do -c "$HB_CPU" -n 8192 $(place_home) "$aff" migrate:"$u" where
 	assert_success
 	assert_line "migrate moved=8192"
 	assert_line "nodes n$o=8192"
 	t1=$(kworker_ms "$hc")
-	boxed=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
-	awk -v d="$boxed" 'BEGIN { exit !(d < 2) }' ||
-		fail "CPU $hc ran ${boxed} ms of high-priority kworker time for a caller whose cpuset is CPU $HB_CPU (${free} ms outside a cpuset)"
-	hb_log "CPU $hc's kworkers: ${free} ms helping outside a cpuset, ${boxed} ms inside a cpuset of CPU $HB_CPU"
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }'
+}
+
+@test "MIGRATE's copy runs only where and as much as the caller could: on its CPU by default; with the benchmark switch, never outside its affinity or cpuset, nor for a caller in a cpu cgroup" {
+	need_mem_nodes 2
+	local o=$HB_OTHER u=${HB_UID[$HB_OTHER]} cg=/sys/fs/cgroup hc t
+	local def on pinned boxed capped
+	[ -w $PC ] || fail "no $PC in this kernel"
+	hc=$(node_cpu "$o")
+	[ -n "$hc" ] && [ "$hc" != "$HB_CPU" ] || skip "node $o has no CPU of its own"
+	[ -r /proc/self/sched ] || fail "no /proc/PID/sched (CONFIG_SCHED_DEBUG)"
+	[ -f $cg/cgroup.controllers ] || fail "no cgroup2 mounted at $cg"
+	for t in cpuset cpu; do
+		grep -qw $t $cg/cgroup.controllers || fail "no $t controller in the guest kernel"
+		grep -qw $t $cg/cgroup.subtree_control || echo +$t > $cg/cgroup.subtree_control
+	done
+	# by default the caller copies alone, as mbind() does
+	def=$(helper_ms cpu:all env)
+	# the switch on: node o's CPU helps a caller that may run there
+	echo 1 > $PC
+	on=$(helper_ms cpu:all env)
+	awk -v d="$on" 'BEGIN { exit !(d >= 5) }' ||
+		fail "CPU $hc ran ${on} ms of kworker time for an unrestricted caller with $PC on: the helpers did not run, nothing below is shown"
+	# ... but not outside the caller's affinity
+	pinned=$(helper_ms cpu:"$HB_CPU" env)
+	# ... nor outside its cpuset
+	HB_CG=$cg/hbind-copy.$$
+	mkdir "$HB_CG"
+	echo "$HB_CPU" > "$HB_CG/cpuset.cpus"
+	boxed=$(helper_ms cpu:all sh -c "echo \$\$ > $HB_CG/cgroup.procs && exec \"\$@\"" sh)
+	# ... nor for a caller whose cpu.max the helpers' time would escape
+	echo "$(cat $cg/cpuset.cpus.effective)" > "$HB_CG/cpuset.cpus"
+	echo "20000 100000" > "$HB_CG/cpu.max"
+	capped=$(helper_ms cpu:all sh -c "echo \$\$ > $HB_CG/cgroup.procs && exec \"\$@\"" sh)
+	hb_log "CPU $hc's kworkers: ${def} ms by default, ${on} ms with $PC on, then ${pinned} ms pinned to CPU $HB_CPU, ${boxed} ms in a cpuset of it, ${capped} ms under cpu.max 20%"
+	for t in "default:$def" "pinned:$pinned" "cpuset:$boxed" "cpu.max:$capped"; do
+		awk -v d="${t#*:}" 'BEGIN { exit !(d < 2) }' ||
+			fail "CPU $hc ran ${t#*:} ms of kworker time for the ${t%%:*} caller (${on} ms for an unrestricted one with $PC on)"
+	done
 }
 
 @test "MIGRATE with an ordered list: a page goes to the first listed target, and leaves a listed target only for one listed before it" {

@@ -117,6 +117,31 @@ paths_match_hmat() {
 	assert_equal "$(hms_find target nid="$HP_NODE")" ""
 }
 
+@test "a uid is never given twice: memory onlined again gets a new target and links, and the old target's uid names nothing" {
+	local a b c gone reused u1
+	hp_set online_movable
+	t=$(hms_find target nid="$HP_NODE")
+	[ -n "$t" ] || fail "no target after onlining"
+	u1=$(cat "$D/$t/uid")
+	a=$(cat "$D"/*/uid | sort -u)
+	hp_set offline
+	b=$(cat "$D"/*/uid | sort -u)
+	gone=$(comm -23 <(echo "$a") <(echo "$b"))
+	grep -qx "$u1" <<< "$gone" || fail "uid $u1 still live after offlining node $HP_NODE"
+	hp_set online_movable
+	c=$(cat "$D"/*/uid | sort -u)
+	reused=$(comm -12 <(echo "$gone") <(echo "$c") | xargs)
+	[ -z "$reused" ] || fail "uids of gone objects given again: $reused (gone: $(echo $gone))"
+	t=$(hms_find target nid="$HP_NODE")
+	[ "$(cat "$D/$t/uid")" != "$u1" ] || fail "node $HP_NODE's new target has the old uid $u1"
+	# a program that kept the old uid gets an error, not this memory
+	run hbind-do -c "$(node_cpu 0)" -n 16 bind:"$u1" migrate:"$u1"
+	assert_success
+	assert_line "bind errno=EINVAL"
+	assert_line "migrate errno=ENODEV"
+	hp_set offline
+}
+
 @test "a range bound to a target whose memory went offline still faults in" {
 	hp_set online_movable
 	f=$BATS_TEST_TMPDIR/out

@@ -29,7 +29,7 @@ level=${5:-steps}
 T=/sys/kernel/tracing
 [ -d $T/trace_stat ] || mount -t tracefs nodev $T
 [ -w $T/function_profile_enabled ] || { echo "no function profiler (not the profiling kernel?)" >&2; exit 1; }
-P=/sys/module/hbind/parameters
+P=/sys/kernel/debug/hbind
 
 # the steps; each is timed in one function (none calls another of the list)
 funcs="__x64_sys_hbind __x64_sys_mbind __x64_sys_move_pages __x64_sys_migrate_pages
@@ -123,5 +123,5 @@ for kind in $kinds; do
 		rm -f "$stats"
 	done
 done
-[ -d $P ] && { echo 1 > $P/parallel_copy; echo 1 > $P/lru_drain_local; }
+[ -d $P ] && { echo 0 > $P/parallel_copy; echo 1 > $P/lru_drain_local; }
 exit 0

@@ -154,8 +154,16 @@ setup() {
 	done
 }
 
+@test "the bus names hbind()'s system call number and ABI version, the number the helpers and libhms use" {
+	assert_equal "$(cat /sys/bus/hms/hbind_syscall)" 500
+	assert_equal "$(cat /sys/bus/hms/hbind_version)" 1
+	# the call at that number is hbind(): a valid DEFAULT returns 0
+	run hbind-do -n 1 probe
+	assert_output "probe ok"
+}
+
 @test "unregistering is safe while userspace holds sysfs files open" {
-	modinfo test_hms >/dev/null 2>&1 || skip "test_hms module not built"
+	modinfo test_hms >/dev/null 2>&1 || fail "no test_hms module (CONFIG_TEST_HMS=m)"
 	modprobe test_hms ndevices=1 mem_mb=16
 	t=$(grep -lx device-private "$D"/v1-*-target/type | head -n1)
 	[ -n "$t" ] || fail "test_hms registered no device target"

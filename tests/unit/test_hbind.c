@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * test_hbind.c - the hbind() wrappers on a kernel without hbind(): every
- * call is ENOSYS, argument errors come first. (The guest suites test them
- * on the patched kernel.)
+ * call is ENOSYS, argument errors come first; and when libhms believes a
+ * kernel has hbind(): only when its bus says so, with the library's number.
+ * (The guest suites test the wrappers on the patched kernel.)
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -56,6 +60,73 @@ static void has_hbind_keeps_errno(void)
 	CHECK_EQ(errno, 1234);
 }
 
+/*
+ * hms_has_hbind() caches its answer for the process: each answer below
+ * comes from a new process, this program run again with HMS_TEST_HAS_HBIND
+ * set, which exits with the answer before main().
+ */
+__attribute__((constructor)) static void has_hbind_child(void)
+{
+	if (getenv("HMS_TEST_HAS_HBIND"))
+		_exit(hms_has_hbind());
+}
+
+/* hms_has_hbind() of a new process whose HMS bus is ROOT; -1 on error */
+static int has_hbind_at(const char *root)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		setenv("HMS_SYSFS_ROOT", root, 1);
+		setenv("HMS_TEST_HAS_HBIND", "1", 1);
+		execl("/proc/self/exe", "test_hbind", (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* write TEXT into DIR/hbind_syscall */
+static void announce(const char *dir, const char *text)
+{
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/hbind_syscall", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	CHECK(fd >= 0, "create %s", path);
+	if (fd < 0)
+		return;
+	CHECK_EQ(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+static void announced_number(void)
+{
+	char dir[] = "/tmp/hms-abi-XXXXXX", path[64];
+
+	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+	/* a bus without the file: a kernel without hbind(), or an older one */
+	CHECK_EQ(has_hbind_at(dir), 0);
+	/* another number: that call is not hbind() for this library */
+	announce(dir, "463\n");
+	CHECK_EQ(has_hbind_at(dir), 0);
+	announce(dir, "500x\n");
+	CHECK_EQ(has_hbind_at(dir), 0);
+	announce(dir, "");
+	CHECK_EQ(has_hbind_at(dir), 0);
+#if defined(__x86_64__) && !defined(__ILP32__)
+	/* the number this library was built for */
+	announce(dir, "500\n");
+	CHECK_EQ(has_hbind_at(dir), 1);
+#endif
+	snprintf(path, sizeof(path), "%s/hbind_syscall", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
 static void argument_errors(void)
 {
 	uint32_t uid = 1;
@@ -92,6 +163,7 @@ TESTS(
 	T(npages, "hms_npages() counts the pages of the range widened to whole pages; a wrapping range is 0 with EINVAL"),
 	T(enosys, "without kernel hbind(), hbind() and every wrapper fail with ENOSYS"),
 	T(has_hbind_keeps_errno, "hms_has_hbind() probes without changing errno"),
+	T(announced_number, "hms_has_hbind() is true only when the bus's hbind_syscall names the library's number (500 on x86-64): no file, another number or junk is false"),
 	T(argument_errors, "hms_alloc_on_target() rejects size 0, unknown flags and uids above INT32_MAX, the wrappers a wrapping range, with EINVAL"),
 	T(alloc_fails_cleanly, "hms_alloc_on_target() returns NULL with the mmap errno when the mapping fails"),
 	T(free_null, "hms_free() unmaps, accepts NULL and reports munmap errors"),

@@ -19,6 +19,7 @@
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <sys/mman.h>
 
 #include "hbtest.h"
@@ -29,7 +30,8 @@
 
 /*
  * The methods of a row. hbind 1 CPU: hbind MIGRATE with its parallel copy
- * off (/sys/module/hbind/parameters/parallel_copy), where the kernel has it;
+ * off (/sys/kernel/debug/hbind/parallel_copy, default off: the column is what
+ * MIGRATE does by default), where the kernel has it;
  * memcpy copies the same bytes, it moves nothing.
  */
 enum method {
@@ -40,7 +42,7 @@ static const char *const mname[M_NR] = {
 	"hbind MIGRATE", "move_pages()", "mbind(MF_MOVE)", "migrate_pages()",
 	"hbind 1 CPU", "memcpy A->B",
 };
-#define PARALLEL_COPY "/sys/module/hbind/parameters/parallel_copy"
+#define PARALLEL_COPY "/sys/kernel/debug/hbind/parallel_copy"
 
 static long PS;
 static int node_a, node_b = 1;
@@ -163,6 +165,29 @@ static int set_parallel_copy(int on)
 	return fclose(f) || !ok ? -1 : 0;
 }
 
+/*
+ * The copy helpers run only on CPUs the caller may run on: for the hbind
+ * MIGRATE column the caller (pinned by bench.sh) may run on every CPU
+ * during the call, as a program that does not pin itself; @on: widen,
+ * else restore the pinning
+ */
+static void widen_affinity(int on)
+{
+	static cpu_set_t pinned;
+	cpu_set_t all;
+	int i;
+
+	if (on) {
+		sched_getaffinity(0, sizeof(pinned), &pinned);
+		CPU_ZERO(&all);
+		for (i = 0; i < CPU_SETSIZE; i++)
+			CPU_SET(i, &all);
+		sched_setaffinity(0, sizeof(all), &all);
+	} else {
+		sched_setaffinity(0, sizeof(pinned), &pinned);
+	}
+}
+
 /* one timed move A -> B; returns ns, *moved = pages found on B after */
 static uint64_t timed_move(struct region *r, enum method m, size_t *moved)
 {
@@ -174,6 +199,8 @@ static uint64_t timed_move(struct region *r, enum method m, size_t *moved)
 
 	if (m == M_HBIND_1CPU)
 		set_parallel_copy(0);
+	if (m == M_HBIND)
+		widen_affinity(1);
 	t0 = hb_now_ns();
 	switch (m) {
 	case M_HBIND:
@@ -194,6 +221,8 @@ static uint64_t timed_move(struct region *r, enum method m, size_t *moved)
 		break;
 	}
 	t1 = hb_now_ns();
+	if (m == M_HBIND)
+		widen_affinity(0);
 	if (m == M_HBIND_1CPU)
 		set_parallel_copy(1);
 	if (ret < 0) {

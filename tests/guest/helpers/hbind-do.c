@@ -98,7 +98,7 @@ static void usage(FILE *f)
 "  hold | release             a child maps the range (pages shared) / exits\n"
 "  unmap | remap | mremap     munmap / munmap+mmap again / move the mapping\n"
 "  nocap                      drop CAP_SYS_NICE (effective, permitted, bound)\n"
-"  cpu:N | sleep:MS | info | probe (hbind present? 'probe ok|ENOSYS')\n",
+"  cpu:N|all | sleep:MS | info | probe (hbind present? 'probe ok|ENOSYS')\n",
 		prog);
 }
 
@@ -1207,12 +1207,18 @@ static void op_nocap(void)
 		out("nocap ok");
 }
 
+/* pin to CPU @cpu; -1: let the thread run on every CPU again */
 static void pin_cpu(int cpu)
 {
 	cpu_set_t set;
+	int i;
 
 	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
+	if (cpu >= 0)
+		CPU_SET(cpu, &set);
+	else
+		for (i = 0; i < CPU_SETSIZE; i++)
+			CPU_SET(i, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
 		die("sched_setaffinity(%d): %s", cpu, strerror(errno));
 }
@@ -1460,7 +1466,8 @@ int main(int argc, char **argv)
 		} else if (!strcmp(word, "nocap")) {
 			op_nocap();
 		} else if (!strcmp(word, "cpu")) {
-			pin_cpu((int)parse_ul(args ? args : "", "cpu"));
+			pin_cpu(args && !strcmp(args, "all") ? -1 :
+				(int)parse_ul(args ? args : "", "cpu"));
 			out("cpu ok");
 		} else if (!strcmp(word, "sleep")) {
 			usleep(parse_ul(args ? args : "", "ms") * 1000);
@@ -1470,7 +1477,7 @@ int main(int argc, char **argv)
 			/*
 			 * A valid call (DEFAULT on the first page) must return
 			 * 0: a mere EINVAL could come from another system
-			 * call on kernels that gave 463 to something else.
+			 * call holding the number on another kernel.
 			 */
 			uint32_t atom = HBIND_ATOM(HBIND_CMD_DEFAULT, 0);
 			long ret = sys_hbind((unsigned long)M.base, PS, NULL, 0, &atom, 1);
