@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # build-userspace.sh - what the guest needs from this repo, into $HMS_OUT
 # (shared read-only at /mnt/hms): libhms and hmsctl built static with musl,
-# the test helpers, the example programs, and the bats suites. Quick (under
+# the test helpers, the example programs, the bats suites and the README's
+# hmsctl topology output (docs/hmsctl-topology.txt). Quick (under
 # a minute), and prints the output directory.
 #
 #   scripts/build-userspace.sh
@@ -63,6 +64,10 @@ rm -rf "$HMS_OUT/tests/guest"
 mv "$HMS_OUT/tests/guest.new" "$HMS_OUT/tests/guest"
 rm -rf "$HMS_OUT/tests/guest/helpers"
 cp -a "$HMS_TOP/tests/topologies" "$HMS_OUT/tests/"
+# the README's `hmsctl topology` output (scripts/readme-topology.sh), which
+# libhms.bats compares with the live one on two-socket-hbm
+mkdir -p "$HMS_OUT/docs"
+cp "$HMS_TOP/docs/hmsctl-topology.txt" "$HMS_OUT/docs/"
 rm -rf "$HMS_OUT/scripts"
 mkdir -p "$HMS_OUT/scripts"
 cp -a "$HMS_TOP/scripts/guest" "$HMS_OUT/scripts/"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # libhms and hmsctl on the running kernel: they agree with numactl, with
 # lstopo and with the profile's HMAT values; programs built against the
-# installed library (pkg-config; glibc and musl) run.
+# installed library (pkg-config; glibc and musl) run; on two-socket-hbm,
+# hmsctl topology prints what the README shows.
 
 setup() {
 	load common
@@ -28,6 +29,17 @@ ini_of_node() { hms_find_uid initiator nid="$1"; }
 	assert_success
 	assert_output --partial "targets:"
 	assert_output --partial "initiators:"
+}
+
+@test "hmsctl topology prints what the README shows (docs/hmsctl-topology.txt, on two-socket-hbm)" {
+	# scripts/readme-topology.sh wrote the file on two-socket-hbm; on other
+	# profiles there is nothing to compare (a skip would fail make check)
+	[ "${HMS_TOPOLOGY_NAME:-}" = two-socket-hbm ] || return 0
+	f=/mnt/hms/docs/hmsctl-topology.txt
+	[ -s "$f" ] || fail "no $f (scripts/build-userspace.sh copies it)"
+	run hmsctl topology
+	assert_success
+	assert_equal "$output" "$(tail -n +2 "$f")"
 }
 
 @test "hmsctl path gives the profile's HMAT values for every CPU/memory pair" {
