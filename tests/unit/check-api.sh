@@ -17,21 +17,8 @@ src=$(cd "$(dirname "$0")/../../libc-wrapper" && pwd)
 lib=$(dirname "$2")/libhms.so
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
+. "$(dirname "$0")/tap.bash"
 
-# result OK SPEC [DETAILS...]
-result() {
-	local ok=$1 spec=$2
-	shift 2
-	n=$((n + 1))
-	if [ "$ok" = 0 ]; then
-		echo "ok $n - $spec"
-	else
-		echo "not ok $n - $spec"
-		printf '# %s\n' "$@"
-		failed=1
-	fi
-}
 
 # the functions hms.h declares (preprocessed, so comments do not count)
 gcc -E -P -I "$src/include" "$src/include/hms.h" | tr '\n' ' ' |

@@ -18,21 +18,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 kq=$top/scripts/kq.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
+. "$(dirname "$0")/tap.bash"
 
-# result OK SPEC [DETAILS...]
-result() {
-	local ok=$1 spec=$2
-	shift 2
-	n=$((n + 1))
-	if [ "$ok" = 0 ]; then
-		echo "ok $n - $spec"
-	else
-		echo "not ok $n - $spec"
-		printf '# %s\n' "$@"
-		failed=1
-	fi
-}
 
 # copy: a fresh copy of kernel-patches/ in $tmp/p
 copy() {

@@ -22,21 +22,8 @@ txt=$top/docs/hmsctl-topology.txt
 gen=$top/scripts/readme-topology.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
+. "$(dirname "$0")/tap.bash"
 
-# result OK SPEC [DETAILS...]
-result() {
-	local ok=$1 spec=$2
-	shift 2
-	n=$((n + 1))
-	if [ "$ok" = 0 ]; then
-		echo "ok $n - $spec"
-	else
-		echo "not ok $n - $spec"
-		printf '# %s\n' "$@"
-		failed=1
-	fi
-}
 
 # fails_with SPEC PATTERN: --check on $tmp/README.md fails and says PATTERN
 fails_with() {

@@ -22,26 +22,11 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
+. "$(dirname "$0")/tap.bash"
 
 # scripts without a --help case, not run, and why (none today)
 declare -A NO_HELP=()
 
-# result OK|skip SPEC [DETAILS...]
-result() {
-	local ok=$1 spec=$2
-	shift 2
-	n=$((n + 1))
-	if [ "$ok" = skip ]; then
-		echo "ok $n - $spec # SKIP $1"
-	elif [ "$ok" = 0 ]; then
-		echo "ok $n - $spec"
-	else
-		echo "not ok $n - $spec"
-		printf '# %s\n' "$@"
-		failed=1
-	fi
-}
 
 # header FILE: its comment lines after #!, unmarked (what script_help prints)
 header() {
