@@ -89,8 +89,9 @@ int hms_default(void *addr, size_t len);
 /*
  * Weighted interleave over system targets (hms_interleave(3)). weights:
  * one per target (1 to HMS_WEIGHT_MAX), or NULL for weights proportional
- * to the read bandwidth from the initiator (HMS_INITIATOR_CURRENT: the
- * calling CPU's). HMS_INTERLEAVE_MOVE also moves the pages already there.
+ * to the read bandwidth from the initiator (HMS_INITIATOR_CURRENT: the mean
+ * over the CPU initiators of the CPUs the calling thread may run on).
+ * HMS_INTERLEAVE_MOVE also moves the pages already there.
  */
 #define HMS_INTERLEAVE_MOVE	(1U << 2)	/* HBIND_IL_MOVE */
 #define HMS_INITIATOR_CURRENT	UINT32_MAX

@@ -542,7 +542,7 @@ as_nobody() {
 	assert_line "PASS qrace"
 }
 
-@test "BIND of device targets alone under numactl --membind: CPU allocations follow the process policy (get_mempolicy, numa_maps: as without a policy), strict is EINVAL, device first touch still works" {
+@test "BIND of device targets alone under numactl --membind: CPU allocations follow the process policy (get_mempolicy, numa_maps, set_mempolicy_home_node: as without a policy), strict is EINVAL, device first touch still works" {
 	need_other
 	local dev o=${HB_UID[$OTHER]} n=1024
 	load_hms mem_mb=16
@@ -551,6 +551,7 @@ as_nobody() {
 	assert_success
 	assert_line "BIND strict {device}: EINVAL"
 	assert_line "BIND {device}: get_mempolicy mode 0, numa_maps bind:$OTHER (no policy: bind:$OTHER)"
+	assert_line "set_mempolicy_home_node: ENOENT on {device}, ENOENT without policy"
 	assert_line "query a (bound {device}) after CPU touch: u$o=$((n / 2))"
 	assert_line "query b (no policy) after CPU touch: u$o=$n"
 	assert_line --regexp "^device READ \(second half of a\): cpages $((n / 2)) faults [0-9]+ mpages $((n / 2))$"

@@ -339,6 +339,32 @@ res() {
 	esac
 }
 
+@test "a command after the first checks the range again: a hole made while QUERY copies out fails a later BIND, DEFAULT or MIGRATE with EFAULT, and BIND binds nothing" {
+	local c
+	# hbind-race: [QUERY, CMD] over 8 pages; QUERY's buffer faults into a
+	# userfaultfd handler that unmaps page 4 before it lets QUERY finish
+	for c in bind default migrate; do
+		run hbind-race -u "$T" hole $c
+		assert_success
+		if [ $c = bind ]; then
+			assert_output "hole bind: EFAULT bound 0"
+		else
+			assert_output "hole $c: EFAULT"
+		fi
+	done
+}
+
+@test "a BIND after QUERY whose range came to end inside a hugetlb page meanwhile: EINVAL, nothing bound (mbind() binds the VMA before the huge page)" {
+	local nr
+	nr=$(cat /proc/sys/vm/nr_hugepages)
+	echo 2 > /proc/sys/vm/nr_hugepages
+	[ "$(cat /proc/sys/vm/nr_hugepages)" -ge 1 ] || fail "no huge page could be reserved"
+	run hbind-race -u "$T" split
+	echo "$nr" > /proc/sys/vm/nr_hugepages
+	assert_success
+	assert_output "split bind: EINVAL bound 0"
+}
+
 @test "errno parity with mbind() and move_pages() on the bad inputs they share" {
 	local N=$H U=${HB_UID[$H]} nomem n rows=() bad_rows=() gh gm gp
 	for n in $(seq 0 63); do

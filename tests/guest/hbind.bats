@@ -397,6 +397,38 @@ helper_ms() {
 	done
 }
 
+@test "a policy installed while cpuset.mems changes stays within mems_allowed, as set_mempolicy()'s and mbind()'s do (task and range BIND)" {
+	need_mem_nodes 2
+	local cg=/sys/fs/cgroup m
+	[ -f $cg/cgroup.controllers ] || fail "no cgroup2 mounted at $cg"
+	grep -qw cpuset $cg/cgroup.controllers || fail "no cpuset controller in the guest kernel"
+	grep -qw cpuset $cg/cgroup.subtree_control || echo +cpuset > $cg/cgroup.subtree_control
+	HB_CG=$cg/hbind-mems.$$
+	mkdir "$HB_CG"
+	cat $cg/cpuset.cpus.effective > "$HB_CG/cpuset.cpus"
+	# hbind-race: 4000 rounds of cpuset.mems = {H,O}, then a strict BIND of
+	# node H installed while another process writes cpuset.mems = {O}, at
+	# the moment installs stop being refused; then numa_maps' nodes for the
+	# policy must lie within mems_allowed
+	for m in set_mempolicy mbind hbind-task hbind-range; do
+		run hbind-race -g "$HB_CG" -a "$HB_HOME,$HB_OTHER" -b "$HB_OTHER" \
+			-n "$HB_HOME" -u "${HB_UID[$HB_HOME]}" -r 4000 cpuset $m
+		hb_log "$output"
+		assert_success
+		assert_line --regexp "^cpuset $m: rounds 4000 installed [1-9][0-9]* refused [1-9][0-9]* outside 0$"
+	done
+}
+
+@test "set_mempolicy_home_node() on a BIND range: the home node goes first, as on an mbind(MPOL_BIND) range" {
+	need_mem_nodes 2
+	local h=$HB_HOME o=$HB_OTHER m
+	for m in mbind hbind; do
+		run hbind-race -u "${HB_UID[$h]},${HB_UID[$o]}" -n "$h,$o" homenode $m
+		assert_success
+		assert_output "homenode $m: 0 $h=0 $o=16"
+	done
+}
+
 @test "MIGRATE with an ordered list: a page goes to the first listed target, and leaves a listed target only for one listed before it" {
 	need_mem_nodes 3
 	local a b c ua ub uc pre

@@ -59,16 +59,22 @@ global_weights() {
 # (N a multiple of W_A + W_B)
 expected() { echo "$(($1 * $2 / ($2 + $3))) $(($1 * $3 / ($2 + $3)))"; }
 
-# auto_weights INIT_NODE NODE...: the weights hbind derives from the
-# profile's HMAT read bandwidths: scaled so the largest is 16, rounded, at
-# least 1, divided by their gcd (uapi/hbind.2)
+# auto_weights INIT_NODE[,INIT_NODE...] NODE...: the weights hbind derives
+# from the profile's HMAT read bandwidths (with several initiators, their
+# mean, rounded): scaled so the largest is 16, rounded, at least 1, divided
+# by their gcd (uapi/hbind.2)
 auto_weights() {
-	local init=$1 n bw max=0 w g=0 a b out=
+	local inits=$1 i n bw sum k max=0 w g=0 a b out=
 	shift
 	local -a bws=()
 	for n in "$@"; do
-		bw=$(topo_hmat "$init" "$n" bandwidth)
-		[ -n "$bw" ] || skip "the profile has no HMAT bandwidth from $init to $n"
+		sum=0 k=0
+		for i in ${inits//,/ }; do
+			bw=$(topo_hmat "$i" "$n" bandwidth)
+			[ -n "$bw" ] || skip "the profile has no HMAT bandwidth from $i to $n"
+			sum=$((sum + bw)) k=$((k + 1))
+		done
+		bw=$(( (sum + k / 2) / k ))
 		bws+=("$bw")
 		[ "$bw" -le "$max" ] || max=$bw
 	done
@@ -167,6 +173,25 @@ hi() { [ "$1" -gt "$2" ] && echo "$1" || echo "$2"; }
 	run hbind-do -c "$c0" -n $n1 mbind:weighted+static:$a,$b touch where
 	assert_success
 	assert_line "$line0"
+}
+
+@test "INTERLEAVE auto without an initiator: the mean bandwidth from the CPUs the thread may run on, whichever of them the call ran on" {
+	local a b i0 i1 w n ea eb
+	need_mem_nodes 4
+	[ "$(cpu_nodes | wc -w)" -ge 2 ] || skip "needs two nodes with CPUs"
+	a=$(lo "$H" "$F") b=$(hi "$H" "$F")
+	read -r i0 i1 <<< "$(cpu_nodes | tr ' ' '\n' | head -2 | tr '\n' ' ')"
+	w=$(auto_weights "$i0,$i1" "$a" "$b")
+	n=$(( $(echo "$w" | tr ' ' '+') ))
+	n=$(( n * 4 ))
+	read -r ea eb <<< "$(expected $n $w)"
+	hb_log "auto weights for nodes $a,$b from nodes $i0 and $i1: $w"
+	# hbind-race: allowed on every CPU, runs the call on c0, then on c1
+	run hbind-race -u "${HB_UID[$a]},${HB_UID[$b]}" -n "$a,$b" \
+		-c "$(node_cpu "$i0"),$(node_cpu "$i1")" -p $n ilauto
+	assert_success
+	assert_line "ilauto cpu $(node_cpu "$i0"): $a=$ea $b=$eb"
+	assert_line "ilauto cpu $(node_cpu "$i1"): $a=$ea $b=$eb"
 }
 
 @test "INTERLEAVE move: existing pages are spread by the weights (mbind(MPOL_WEIGHTED_INTERLEAVE, MPOL_MF_MOVE) for pages off the nodes; hbind also spreads pages already on one of them)" {

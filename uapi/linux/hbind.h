@@ -107,7 +107,8 @@ enum hbind_cmd {
  *   the largest is HBIND_IL_AUTO_SCALE, rounded to the nearest integer (at
  *   least 1), then all divided by their greatest common divisor.
  * HBIND_IL_INITIATOR (with HBIND_IL_AUTO): dword [1] is the uid of that
- *   initiator; without it, the initiator of the calling CPU is used and
+ *   initiator; without it, the mean bandwidth from the CPU initiators of
+ *   the CPUs the calling thread may run on (its affinity) is used and
  *   dword [1] must be 0.
  * HBIND_IL_MOVE: also move the pages of the range, that the caller alone
  *   maps, to the node the weights give each one (MPOL_MF_MOVE).

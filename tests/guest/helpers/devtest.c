@@ -84,6 +84,10 @@
 #include <linux/hbind.h>
 
 #include "hbtest.h"
+
+#ifndef SYS_set_mempolicy_home_node
+#define SYS_set_mempolicy_home_node 450
+#endif
 #include "test_hms_uapi.h"
 
 #define HMS_DEVICES "/sys/bus/hms/devices"
@@ -799,6 +803,8 @@ static const char *errname(int e)
 	case EINVAL: return "EINVAL";
 	case ENODEV: return "ENODEV";
 	case EFAULT: return "EFAULT";
+	case ENOENT: return "ENOENT";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
 	}
 	snprintf(buf, sizeof(buf), "E%d", e);
 	return buf;
@@ -1279,7 +1285,7 @@ static void numa_maps_policy(void *p, char *out, size_t n)
 static int test_devonly(void)
 {
 	unsigned long npages = (mib << 20) / psz, half = npages / 2;
-	int fd = dev_open(), e;
+	int fd = dev_open(), e, eb;
 	__u32 dev = stats(fd).uid, sys = node_uid(other_node);
 	char *a = map(npages), *b = map(npages), pol[32], polb[32], *buf;
 	struct hms_test_cmd cmd;
@@ -1296,6 +1302,15 @@ static int test_devonly(void)
 	printf("BIND {device}: get_mempolicy mode %d, numa_maps %s (no policy: %s)\n",
 	       policy_mode(a), pol, polb);
 	CHECK(policy_mode(a) == MPOL_DEFAULT_, "get_mempolicy does not say default");
+	/* set_mempolicy_home_node() sees no policy either, as on b */
+	e = syscall(SYS_set_mempolicy_home_node, a, npages * psz,
+		    (unsigned long)other_node, 0UL) ? errno : 0;
+	eb = syscall(SYS_set_mempolicy_home_node, b, npages * psz,
+		     (unsigned long)other_node, 0UL) ? errno : 0;
+	printf("set_mempolicy_home_node: %s on {device}, %s without policy\n",
+	       errname(e), errname(eb));
+	CHECK(e == eb, "set_mempolicy_home_node: %s on a device-only BIND, %s without policy",
+	      errname(e), errname(eb));
 	/* numa_maps shows the process policy for a range without its own */
 	CHECK(!strcmp(pol, polb), "numa_maps says %s, %s for a range without policy",
 	      pol, polb);

@@ -68,6 +68,7 @@
 					 HB_MPOL_F_NUMA_BALANCING)
 #define HB_MPOL_F_NODE			(1 << 0)
 #define HB_MPOL_F_ADDR			(1 << 1)
+#define HB_MPOL_F_MEMS_ALLOWED		(1 << 2)
 #define HB_MPOL_MF_STRICT		(1 << 0)
 #define HB_MPOL_MF_MOVE			(1 << 1)
 #define HB_MPOL_MF_MOVE_ALL		(1 << 2)
