@@ -31,7 +31,6 @@
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <inttypes.h>
-#include <sched.h>
 #include <sys/mman.h>
 
 #include "hbtest.h"
@@ -228,7 +227,6 @@ int main(int argc, char **argv)
 {
 	int rounds = 20, warmup = 3, c, cpu, i;
 	unsigned long mib = 256;
-	cpu_set_t set;
 
 	PS = sysconf(_SC_PAGESIZE);
 	while ((c = getopt(argc, argv, "n:s:r:w:h")) != -1) {
@@ -274,9 +272,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fault-bench: node %d has no CPU\n", node);
 		return 2;
 	}
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
+	if (hb_pin(cpu))
 		die("sched_setaffinity");
 	uid = hb_uid_of_node(node);
 	/* bench-fault.sh reads the size and the rounds from this line */

@@ -70,19 +70,14 @@
 #define HUGE_SZ	(2UL << 20)
 
 static long psz;
+
+/* the command line */
 static uint32_t uids[2];
 static int nuids, nodes[2], nnodes, cpus[2] = { 0, 1 }, npages_opt = 64;
+static const char *cg, *mems_a, *mems_b;
+static int rounds = 1000;
 
-static void usage(void)
-{
-	fprintf(stderr,
-		"usage: hbind-race [-u UID] hole bind|default|migrate\n"
-		"       hbind-race [-u UID] split\n"
-		"       hbind-race -g CGROUP -a MEMS -b MEMS -n NODE [-u UID] [-r ROUNDS] cpuset hbind-task|hbind-range|set_mempolicy|mbind\n"
-		"       hbind-race -u UID0,UID1 -n NODE0,NODE1 [-c CPU0,CPU1] [-p PAGES] ilauto\n"
-		"       hbind-race -u UID0,UID1 -n NODE0,NODE1 homenode hbind|mbind\n");
-	exit(2);
-}
+static void __attribute__((noreturn)) usage(void);
 
 static int parse_list(const char *s, long *v, int max)
 {
@@ -101,16 +96,6 @@ static int parse_list(const char *s, long *v, int max)
 	}
 	usage();
 	return 0;
-}
-
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	CHECK(!sched_setaffinity(0, sizeof(set), &set), "pin to CPU %d: %s",
-	      cpu, strerror(errno));
 }
 
 static void *map_anon(size_t len, int flags)
@@ -529,7 +514,7 @@ static int do_ilauto(void)
 
 		/* run on @cpu while allowed on every CPU */
 		for (tries = 0; tries < 100; tries++) {
-			pin(cpu);
+			HB_PIN(cpu);
 			CHECK(!sched_setaffinity(0, sizeof(all), &all),
 			      "sched_setaffinity: %s", strerror(errno));
 			if (sched_getcpu() != cpu)
@@ -577,62 +562,92 @@ static int do_homenode(const char *mode)
 	return 0;
 }
 
-int main(int argc, char **argv)
+static void opt_uids(const char *arg)
 {
-	const char *cg = NULL, *mems_a = NULL, *mems_b = NULL;
-	int opt, rounds = 1000, i;
+	long v[2];
+	int i;
+
+	nuids = parse_list(arg, v, 2);
+	for (i = 0; i < nuids; i++)
+		uids[i] = (uint32_t)v[i];
+}
+
+static void opt_nodes(const char *arg)
+{
+	long v[2];
+	int i;
+
+	nnodes = parse_list(arg, v, 2);
+	for (i = 0; i < nnodes; i++)
+		nodes[i] = (int)v[i];
+}
+
+static void opt_cpus(const char *arg)
+{
 	long v[2];
 
+	CHECK(parse_list(arg, v, 2) == 2, "-c CPU0,CPU1");
+	cpus[0] = (int)v[0];
+	cpus[1] = (int)v[1];
+}
+
+static const struct hb_opt opts[] = {
+	{ .name = 'u', .kind = HB_OPT_FN, .fn = opt_uids, .arg = "UID[,UID]",
+	  .help = "the target(s)" },
+	{ .name = 'n', .kind = HB_OPT_FN, .fn = opt_nodes,
+	  .arg = "NODE[,NODE]", .help = "their node(s)" },
+	{ .name = 'g', .kind = HB_OPT_STR, .dest = &cg, .arg = "CGROUP",
+	  .help = "cpuset: the cgroup (v2) to move into" },
+	{ .name = 'a', .kind = HB_OPT_STR, .dest = &mems_a, .arg = "MEMS",
+	  .help = "cpuset: its cpuset.mems before each round" },
+	{ .name = 'b', .kind = HB_OPT_STR, .dest = &mems_b, .arg = "MEMS",
+	  .help = "cpuset: its cpuset.mems written during the install" },
+	{ .name = 'r', .kind = HB_OPT_INT, .dest = &rounds, .arg = "ROUNDS",
+	  .help = "cpuset: rounds (default 1000)" },
+	{ .name = 'c', .kind = HB_OPT_FN, .fn = opt_cpus, .arg = "CPU0,CPU1",
+	  .help = "ilauto: the CPUs the call runs on (default 0,1)" },
+	{ .name = 'p', .kind = HB_OPT_INT, .dest = &npages_opt, .arg = "PAGES",
+	  .help = "ilauto: pages per call (default 64)" },
+	{ 0 }
+};
+
+static const struct hb_cli cli = {
+	.prog = "hbind-race",
+	.synopsis =
+		"hbind-race [-u UID] hole bind|default|migrate\n"
+		"hbind-race [-u UID] split\n"
+		"hbind-race -g CGROUP -a MEMS -b MEMS -n NODE [-u UID] "
+		"[-r ROUNDS]\n"
+		"           cpuset hbind-task|hbind-range|set_mempolicy|mbind\n"
+		"hbind-race -u UID0,UID1 -n NODE0,NODE1 [-c CPU0,CPU1] "
+		"[-p PAGES] ilauto\n"
+		"hbind-race -u UID0,UID1 -n NODE0,NODE1 homenode hbind|mbind",
+	.opts = opts,
+};
+
+static void usage(void)
+{
+	hb_usage_exit(&cli);
+}
+
+int main(int argc, char **argv)
+{
+	int arg;
+
 	psz = sysconf(_SC_PAGESIZE);
-	while ((opt = getopt(argc, argv, "u:n:g:a:b:r:c:p:")) != -1) {
-		switch (opt) {
-		case 'u':
-			nuids = parse_list(optarg, v, 2);
-			for (i = 0; i < nuids; i++)
-				uids[i] = (uint32_t)v[i];
-			break;
-		case 'n':
-			nnodes = parse_list(optarg, v, 2);
-			for (i = 0; i < nnodes; i++)
-				nodes[i] = (int)v[i];
-			break;
-		case 'g':
-			cg = optarg;
-			break;
-		case 'a':
-			mems_a = optarg;
-			break;
-		case 'b':
-			mems_b = optarg;
-			break;
-		case 'r':
-			rounds = atoi(optarg);
-			break;
-		case 'c':
-			CHECK(parse_list(optarg, v, 2) == 2, "-c CPU0,CPU1");
-			cpus[0] = (int)v[0];
-			cpus[1] = (int)v[1];
-			break;
-		case 'p':
-			npages_opt = atoi(optarg);
-			break;
-		default:
-			usage();
-		}
-	}
-	if (optind >= argc)
+	arg = hb_getopt(&cli, argc, argv);
+	if (arg >= argc)
 		usage();
-	if (!strcmp(argv[optind], "hole") && optind + 1 < argc)
-		return do_hole(argv[optind + 1]);
-	if (!strcmp(argv[optind], "split"))
+	if (!strcmp(argv[arg], "hole") && arg + 1 < argc)
+		return do_hole(argv[arg + 1]);
+	if (!strcmp(argv[arg], "split"))
 		return do_split();
-	if (!strcmp(argv[optind], "cpuset") && optind + 1 < argc && cg &&
+	if (!strcmp(argv[arg], "cpuset") && arg + 1 < argc && cg &&
 	    mems_a && mems_b)
-		return do_cpuset(cg, mems_a, mems_b, argv[optind + 1], rounds);
-	if (!strcmp(argv[optind], "ilauto"))
+		return do_cpuset(cg, mems_a, mems_b, argv[arg + 1], rounds);
+	if (!strcmp(argv[arg], "ilauto"))
 		return do_ilauto();
-	if (!strcmp(argv[optind], "homenode") && optind + 1 < argc)
-		return do_homenode(argv[optind + 1]);
+	if (!strcmp(argv[arg], "homenode") && arg + 1 < argc)
+		return do_homenode(argv[arg + 1]);
 	usage();
-	return 2;
 }

@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * hbtest.h - shared by the guest test helpers (hbind-do, hbind-bench,
- * fault-bench, devtest, dmirror-cmp): the FAIL/CHECK/SKIP exits, raw system
- * call wrappers (musl has no libnuma and no <numaif.h>), the mempolicy ABI
- * constants, errno names, HMS sysfs lookups and timing.
+ * fault-bench, devtest, dmirror-cmp, lru-batch, hbind-race, ...): the
+ * FAIL/CHECK/SKIP exits, raw system call wrappers (musl has no libnuma and
+ * no <numaif.h>), the mempolicy ABI constants, errno names, HMS sysfs
+ * lookups, timing, CPU pinning and the table-driven command line parser.
  */
 #ifndef HBTEST_H
 #define HBTEST_H
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -252,6 +254,203 @@ static inline uint64_t hb_median(uint64_t *v, int n)
 		return 0;
 	qsort(v, n, sizeof(*v), hb_cmp_u64);
 	return n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * Pin the calling thread to CPU @cpu, or let it run on every CPU when @cpu
+ * is negative; 0, or -1 and errno, like sched_setaffinity(). The raw call
+ * takes a mask of HB_NR_CPUS bits (CPU_SETSIZE), so that the includer
+ * needs no _GNU_SOURCE for cpu_set_t.
+ */
+#define HB_NR_CPUS	1024
+#define HB_LONG_BITS	(8 * (int)sizeof(unsigned long))
+
+static inline int hb_pin(int cpu)
+{
+	unsigned long mask[HB_NR_CPUS / HB_LONG_BITS];
+
+	memset(mask, cpu < 0 ? 0xff : 0, sizeof(mask));
+	if (cpu >= 0 && cpu < HB_NR_CPUS)
+		mask[cpu / HB_LONG_BITS] |= 1UL << (cpu % HB_LONG_BITS);
+	return syscall(SYS_sched_setaffinity, 0, sizeof(mask), mask) ? -1 : 0;
+}
+
+/* pin to CPU @cpu or FAIL: "pin to CPU N: why" */
+#define HB_PIN(cpu) do {						\
+	int hb_cpu_ = (cpu);						\
+									\
+	CHECK(!hb_pin(hb_cpu_), "pin to CPU %d: %s", hb_cpu_,		\
+	      strerror(errno));						\
+} while (0)
+
+/* a usage error: "PROG: message" on stderr, exit 2 */
+static inline void __attribute__((noreturn, format(printf, 2, 3)))
+hb_die(const char *prog, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+/* @s as a whole number (strtoul base 0), else hb_die("bad WHAT 's'") */
+static inline unsigned long hb_parse_ul(const char *prog, const char *s,
+					const char *what)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || end == s || *end)
+		hb_die(prog, "bad %s '%s'", what, s);
+	return v;
+}
+
+/*
+ * The command line: a table of struct hb_opt, ended by { 0 }, drives
+ * getopt() (options come first: parsing stops at the first non-option)
+ * and the options part of the usage text. Each option is acted on when it
+ * is met, in command line order.
+ */
+enum hb_opt_kind {
+	HB_OPT_HELP,	/* no argument: the usage text on stdout, exit 0 */
+	HB_OPT_INT,	/* atoi() into the int */
+	HB_OPT_LONG,	/* atol() into the long */
+	HB_OPT_ULONG,	/* strtoul(, NULL, 0) into the unsigned long */
+	HB_OPT_STR,	/* the argument itself into the const char * */
+	HB_OPT_PIN,	/* pin to CPU N now; a bad N, a failed pin: exit 2 */
+	HB_OPT_FN,	/* .fn(argument) */
+};
+
+struct hb_opt {
+	char name;			/* the option letter */
+	enum hb_opt_kind kind;
+	void *dest;			/* INT, LONG, ULONG, STR: where to */
+	void (*fn)(const char *arg);
+	const char *arg;		/* its argument in the usage text */
+	const char *help;		/* usage text; '\n' between lines */
+};
+
+struct hb_cli {
+	const char *prog;
+	const char *synopsis;	/* "PROG ARGS..."; '\n' between forms */
+	const struct hb_opt *opts;
+	void (*more)(FILE *f);	/* the rest of the usage text, or NULL */
+};
+
+/*
+ * One row of a usage table: "  LEFT  HELP" with HELP at column @width + 4;
+ * a longer LEFT gets a line of its own, HELP's further lines are indented
+ * to that column.
+ */
+static inline void hb_usage_row(FILE *f, int width, const char *left,
+				const char *help)
+{
+	const char *nl;
+
+	if ((int)strlen(left) > width) {
+		fprintf(f, "  %s\n", left);
+		left = "";
+	}
+	for (;;) {
+		nl = strchr(help, '\n');
+		fprintf(f, "  %-*s  %.*s\n", width, left,
+			nl ? (int)(nl - help) : (int)strlen(help), help);
+		if (!nl)
+			break;
+		help = nl + 1;
+		left = "";
+	}
+}
+
+static inline void hb_usage(const struct hb_cli *cli, FILE *f)
+{
+	const struct hb_opt *o;
+	const char *s = cli->synopsis, *nl;
+	char left[64];
+	int width = 0;
+
+	fputs("usage: ", f);
+	while ((nl = strchr(s, '\n'))) {
+		fprintf(f, "%.*s\n       ", (int)(nl - s), s);
+		s = nl + 1;
+	}
+	fprintf(f, "%s\n", s);
+	for (o = cli->opts; o->name; o++) {
+		int n = 2 + (o->arg ? 1 + (int)strlen(o->arg) : 0);
+
+		if (n > width)
+			width = n;
+	}
+	for (o = cli->opts; o->name; o++) {
+		snprintf(left, sizeof(left), "-%c%s%s", o->name,
+			 o->arg ? " " : "", o->arg ? o->arg : "");
+		hb_usage_row(f, width, left, o->help);
+	}
+	if (cli->more)
+		cli->more(f);
+}
+
+/* the usage text on stderr, exit 2 */
+static inline void __attribute__((noreturn))
+hb_usage_exit(const struct hb_cli *cli)
+{
+	hb_usage(cli, stderr);
+	exit(2);
+}
+
+/* parse the options; returns the index of the first other argument */
+static inline int hb_getopt(const struct hb_cli *cli, int argc, char **argv)
+{
+	const struct hb_opt *o;
+	char optstr[128], *s = optstr;
+	int c, cpu;
+
+	*s++ = '+';
+	for (o = cli->opts; o->name && s < optstr + sizeof(optstr) - 3; o++) {
+		*s++ = o->name;
+		if (o->kind != HB_OPT_HELP)
+			*s++ = ':';
+	}
+	*s = '\0';
+	while ((c = getopt(argc, argv, optstr)) != -1) {
+		for (o = cli->opts; o->name && o->name != c; o++)
+			;
+		if (!o->name)
+			hb_usage_exit(cli);
+		switch (o->kind) {
+		case HB_OPT_HELP:
+			hb_usage(cli, stdout);
+			exit(0);
+		case HB_OPT_INT:
+			*(int *)o->dest = atoi(optarg);
+			break;
+		case HB_OPT_LONG:
+			*(long *)o->dest = atol(optarg);
+			break;
+		case HB_OPT_ULONG:
+			*(unsigned long *)o->dest = strtoul(optarg, NULL, 0);
+			break;
+		case HB_OPT_STR:
+			*(const char **)o->dest = optarg;
+			break;
+		case HB_OPT_PIN:
+			cpu = (int)hb_parse_ul(cli->prog, optarg, "cpu");
+			if (hb_pin(cpu))
+				hb_die(cli->prog, "sched_setaffinity(%d): %s",
+				       cpu, strerror(errno));
+			break;
+		case HB_OPT_FN:
+			o->fn(optarg);
+			break;
+		}
+	}
+	return optind;
 }
 
 #endif /* HBTEST_H */

@@ -19,7 +19,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,24 +38,19 @@
 
 static char *buf;
 static size_t len;
-static int hold_cpu, advice;
+static int advice;
 static int pipefd[2];
 
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	CHECK(!sched_setaffinity(0, sizeof(set), &set), "pin to CPU %d: %s",
-	      cpu, strerror(errno));
-}
+/* the command line */
+static long npages;
+static int hold_cpu = -1, call_cpu = -1, node = -1;
+static unsigned long uid_arg = UINT32_MAX;
 
 /* touch, advise, tell the caller, then sleep until it is done */
 static void *holder(void *arg)
 {
 	(void)arg;
-	pin(hold_cpu);
+	HB_PIN(hold_cpu);
 	memset(buf, 0x5a, len);
 	CHECK(!madvise(buf, len, advice), "madvise: %s", strerror(errno));
 	CHECK(write(pipefd[1], "r", 1) == 1, "pipe");
@@ -66,50 +60,56 @@ static void *holder(void *arg)
 	return NULL;
 }
 
-static void usage(void)
-{
-	fprintf(stderr, "usage: lru-batch -p PAGES -h HOLD_CPU -c CALL_CPU -n NODE -u UID cold|free hbind|ilmove|mbind\n");
-	exit(2);
-}
+static const struct hb_opt opts[] = {
+	{ .name = 'p', .kind = HB_OPT_LONG, .dest = &npages, .arg = "PAGES",
+	  .help = "anonymous pages to touch, advise and move" },
+	{ .name = 'h', .kind = HB_OPT_INT, .dest = &hold_cpu,
+	  .arg = "HOLD_CPU", .help = "the CPU whose LRU batch holds them" },
+	{ .name = 'c', .kind = HB_OPT_INT, .dest = &call_cpu,
+	  .arg = "CALL_CPU", .help = "the CPU that moves them" },
+	{ .name = 'n', .kind = HB_OPT_INT, .dest = &node, .arg = "NODE",
+	  .help = "the node they go to" },
+	{ .name = 'u', .kind = HB_OPT_ULONG, .dest = &uid_arg, .arg = "UID",
+	  .help = "NODE's target (hbind, ilmove)" },
+	{ 0 }
+};
+
+static const struct hb_cli cli = {
+	.prog = "lru-batch",
+	.synopsis = "lru-batch -p PAGES -h HOLD_CPU -c CALL_CPU -n NODE -u UID "
+		    "cold|free hbind|ilmove|mbind",
+	.opts = opts,
+};
 
 int main(int argc, char **argv)
 {
-	long ps = sysconf(_SC_PAGESIZE), npages = 0, i, on = 0;
-	int call_cpu = -1, node = -1, opt, hbind, ilmove, *status;
+	long ps = sysconf(_SC_PAGESIZE), i, on = 0;
+	int arg, hbind, ilmove, *status;
 	unsigned long nmask[(HB_MAXNODE + 63) / 64] = { 0 };
-	uint32_t uid = UINT32_MAX;
+	uint32_t uid;
 	pthread_t t;
 	void **pages;
 	char c;
 
-	hold_cpu = -1;
-	while ((opt = getopt(argc, argv, "p:h:c:n:u:")) != -1) {
-		switch (opt) {
-		case 'p': npages = atol(optarg); break;
-		case 'h': hold_cpu = atoi(optarg); break;
-		case 'c': call_cpu = atoi(optarg); break;
-		case 'n': node = atoi(optarg); break;
-		case 'u': uid = strtoul(optarg, NULL, 0); break;
-		default: usage();
-		}
-	}
-	if (argc - optind != 2 || npages <= 0 || hold_cpu < 0 || call_cpu < 0 ||
+	arg = hb_getopt(&cli, argc, argv);
+	uid = (uint32_t)uid_arg;
+	if (argc - arg != 2 || npages <= 0 || hold_cpu < 0 || call_cpu < 0 ||
 	    node < 0 || node >= HB_MAXNODE - 1)
-		usage();
-	if (!strcmp(argv[optind], "cold"))
+		hb_usage_exit(&cli);
+	if (!strcmp(argv[arg], "cold"))
 		advice = MADV_COLD;
-	else if (!strcmp(argv[optind], "free"))
+	else if (!strcmp(argv[arg], "free"))
 		advice = MADV_FREE;
 	else
-		usage();
-	hbind = !strcmp(argv[optind + 1], "hbind");
-	ilmove = !strcmp(argv[optind + 1], "ilmove");
-	if (!hbind && !ilmove && strcmp(argv[optind + 1], "mbind"))
-		usage();
+		hb_usage_exit(&cli);
+	hbind = !strcmp(argv[arg + 1], "hbind");
+	ilmove = !strcmp(argv[arg + 1], "ilmove");
+	if (!hbind && !ilmove && strcmp(argv[arg + 1], "mbind"))
+		hb_usage_exit(&cli);
 	if ((hbind || ilmove) && uid == UINT32_MAX)
-		usage();
+		hb_usage_exit(&cli);
 
-	pin(call_cpu);
+	HB_PIN(call_cpu);
 	len = (size_t)npages * ps;
 	buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 		   -1, 0);
