@@ -5,16 +5,13 @@
  * print one stable, parseable line per operation. The guest suites
  * (tests/guest/hbind*.bats) compare hbind with the mempolicy calls through it.
  *
- * Usage: hbind-do [-n SIZE] [-m anon|shm|thp] [-c CPU] OP...
- * See usage() for the operations and their output.
+ * Usage: hbind-do [-n SIZE] [-m anon|shm|thp|hugetlb] [-c CPU] OP...
+ * ops[] (hbind-do -h) lists the operations and their output.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
-#include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -26,14 +23,21 @@
 #define COOKIE		0x48424e44000000ULL	/* "HBND" << 24 */
 #define KERNEL_PTR	((void *)0xffff888000000000UL)
 
-enum kind { K_ANON, K_SHM, K_THP, K_HUGETLB };
+enum kind { K_ANON, K_SHM, K_THP, K_HUGETLB, NR_KINDS };
 
+/* -m KIND */
+static const char *const kind_names[NR_KINDS] = {
+	[K_ANON] = "anon", [K_SHM] = "shm", [K_THP] = "thp",
+	[K_HUGETLB] = "hugetlb",
+};
+
+/* the mapping the operations work on */
 static struct {
 	char *base;
 	size_t len;
-	size_t npages;
-	enum kind kind;
-} M;
+	size_t npages;		/* -n SIZE */
+	enum kind kind;		/* -m KIND */
+} M = { .npages = 16 };
 
 static long PS;
 static const char *prefix = "";
@@ -48,71 +52,18 @@ struct range {
 	size_t count;		/* base pages covered (len rounded up) */
 };
 
+/* what an operation works on */
+struct opctx {
+	struct range r;		/* its @RANGE, else the whole mapping */
+	const char *args;	/* ARGS, after NAME: (NULL without) */
+	char **argv;		/* every OP on the command line */
+	int argc;
+	int i;			/* this OP's index (fork: to its end) */
+};
+
 static const char *prog = "hbind-do";
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-"usage: %s [-n SIZE] [-m anon|shm|thp] [-c CPU] OP...\n"
-"  -n SIZE   mapping size: base pages, or MiB with an M suffix (default 16)\n"
-"  -m KIND   anon (private, default), shm (shared anonymous), thp (private,\n"
-"            2 MiB aligned, MADV_HUGEPAGE), hugetlb (first half anon, second\n"
-"            half MAP_HUGETLB 2 MiB pages; SIZE a multiple of 4 MiB)\n"
-"  -c CPU    pin the process to CPU first\n"
-"Each OP is NAME[:ARGS][@RANGE]; RANGE is FIRST[+COUNT] in pages, or\n"
-"o:OFFSET:LEN (bytes from the mapping start) or a:ADDR:LEN (absolute)\n"
-"or vdso ([vvar] and the first page of [vdso]);\n"
-"the default range is the whole mapping. TGTS are target uids or nN (the\n"
-"target of node N), separated by ',' ('-' = none). Operations:\n"
-"  touch | read | verify      write a cookie to / read / check every page\n"
-"  where                      move_pages() query: 'nodes n0=12 ENOENT=4'\n"
-"  pages                      per page: 'pages 0-11:n0 12-15:ENOENT'\n"
-"  query                      hbind QUERY: 'query 0-11:u5 12-15:ENOENT'\n"
-"  bind:TGTS[:strict|FLAGS]   hbind BIND: 'bind ok' | 'bind errno=E'\n"
-"  migrate:TGTS[:all|FLAGS]   hbind MIGRATE: 'migrate moved=N' | errno\n"
-"  default                    hbind DEFAULT: 'default ok' | errno\n"
-"  il:TGTS:W,W..|auto|auto=INIT[:move+task|FLAGS]  hbind INTERLEAVE with\n"
-"                             these weights, or by bandwidth from the CPU's\n"
-"                             initiator or initiator INIT: 'il ok' | errno\n"
-"  tdefault                   hbind TASK_DEFAULT: 'tdefault ok' | errno\n"
-"                             (bind:TGTS:task sets the task policy)\n"
-"  hcall:KEY=VAL,...          raw hbind: t=TGTS(/-separated) tp=null|bad|kernel\n"
-"                             |tail (last dword on an unmapped page)\n"
-"                             nt=N a=DWORD/... (Q|QK|QB|QN = query buffer\n"
-"                             ptr lo/hi: valid|kernel|unmapped|NULL) ap=...\n"
-"                             na=N pad=N: 'hcall ret=0 out=..' | errno\n"
-"  mbind:MODE[+static|+relative][:NODES|-|null|bad[:FLAGS]]  FLAGS:\n"
-"                             strict+move+moveall|N: 'mbind ok' | errno\n"
-"  move:NODE[:all+badstatus+badnodes+badpages]  move_pages() to NODE:\n"
-"                             'move ret=0 n1=16' | 'move errno=E'\n"
-"  mpages:FROM:TO             migrate_pages(self): 'migrate_pages ret=N'\n"
-"  getpol                     per page get_mempolicy(MPOL_F_ADDR):\n"
-"                             'policy 0-15:bind=static:1'\n"
-"  taskpol | setpol:MODE[:NODES]  task policy\n"
-"  snap | same                remember / compare policy and placement:\n"
-"                             'unchanged' | 'changed ...'\n"
-"  numamaps | thp             numa_maps line / AnonHugePages kB ('thp kb=N')\n"
-"  vmas                       VMAs the range meets: 'vmas N'\n"
-"  fork ... end               run the OPs up to 'end' in a child (its lines\n"
-"                             start with 'child: '): 'fork exit=N|signal=S'\n"
-"  hold | release             a child maps the range (pages shared) / exits\n"
-"  unmap | remap | mremap     munmap / munmap+mmap again / move the mapping\n"
-"  nocap                      drop CAP_SYS_NICE (effective, permitted, bound)\n"
-"  cpu:N|all | sleep:MS | info | probe (hbind present? 'probe ok|ENOSYS')\n",
-		prog);
-}
-
-static void __attribute__((noreturn)) die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
-}
+#define die(...)	hb_die(prog, __VA_ARGS__)
 
 static void out(const char *fmt, ...)
 {
@@ -158,14 +109,7 @@ static void sb_add(struct sbuf *b, const char *fmt, ...)
 
 static unsigned long parse_ul(const char *s, const char *what)
 {
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || end == s || *end)
-		die("bad %s '%s'", what, s);
-	return v;
+	return hb_parse_ul(prog, s, what);
 }
 
 /*
@@ -649,6 +593,62 @@ static char *pages_rle(const struct range *r)
 	return b.s;
 }
 
+static void op_where(struct opctx *c)
+{
+	int *st = page_status(&c->r);
+	struct sbuf b = { 0 };
+
+	if (!st) {
+		out("nodes errno=%s", hb_errname(errno));
+	} else {
+		summary(&b, st, c->r.count);
+		out("nodes%s", b.s);
+	}
+	free(b.s);
+	free(st);
+}
+
+static void op_pages(struct opctx *c)
+{
+	char *s = pages_rle(&c->r);
+
+	out("pages%s", s);
+	free(s);
+}
+
+static void op_getpol(struct opctx *c)
+{
+	char *s = policy_rle(&c->r);
+
+	out("policy%s", s);
+	free(s);
+}
+
+static void op_snap(struct opctx *c)
+{
+	free(snap_pol);
+	free(snap_pages);
+	snap_pol = policy_rle(&c->r);
+	snap_pages = pages_rle(&c->r);
+	out("snap ok");
+}
+
+static void op_same(struct opctx *c)
+{
+	char *pol = policy_rle(&c->r), *pg = pages_rle(&c->r);
+
+	if (!snap_pol)
+		die("same: no snap before");
+	if (strcmp(pol, snap_pol))
+		out("changed policy%s ->%s", snap_pol, pol);
+	else if (strcmp(pg, snap_pages))
+		out("changed pages%s ->%s", snap_pages, pg);
+	else
+		out("unchanged");
+	free(pol);
+	free(pg);
+}
+
 /* ---------------------------------------------------------------- */
 /* hbind                                                            */
 /* ---------------------------------------------------------------- */
@@ -659,8 +659,9 @@ static long do_hbind(const struct range *r, const uint32_t *t, unsigned int nt,
 	return sys_hbind(r->start, r->len, t, nt, atoms, na);
 }
 
-static void op_query(const struct range *r)
+static void op_query(struct opctx *c)
 {
+	const struct range *r = &c->r;
 	size_t n = r->count, i;
 	int32_t *buf = malloc((n + 4) * sizeof(*buf));
 	uint32_t atoms[4];
@@ -690,8 +691,10 @@ static void op_query(const struct range *r)
 	free(buf);
 }
 
-static void op_bind(const struct range *r, const char *args)
+static void op_bind(struct opctx *c)
 {
+	const struct range *r = &c->r;
+	const char *args = c->args;
 	char *dup = strdup(args ? args : ""), *colon = strchr(dup, ':');
 	uint32_t t[HBIND_MAX_TARGETS + 1], atoms[2];
 	unsigned int nt;
@@ -708,8 +711,10 @@ static void op_bind(const struct range *r, const char *args)
 	free(dup);
 }
 
-static void op_migrate(const struct range *r, const char *args)
+static void op_migrate(struct opctx *c)
 {
+	const struct range *r = &c->r;
+	const char *args = c->args;
 	char *dup = strdup(args ? args : ""), *colon = strchr(dup, ':');
 	uint32_t t[HBIND_MAX_TARGETS + 1], atoms[3];
 	unsigned int nt;
@@ -732,8 +737,10 @@ static void op_migrate(const struct range *r, const char *args)
  * caller's weights, or bandwidth weights from the calling CPU's initiator
  * (auto) or initiator uid INIT; FLAGS move+task|N: 'il ok' | errno
  */
-static void op_il(const struct range *r, const char *args)
+static void op_il(struct opctx *c)
 {
+	const struct range *r = &c->r;
+	const char *args = c->args;
 	char *dup = strdup(args ? args : ""), *w = strchr(dup, ':'), *f = NULL;
 	uint32_t t[HBIND_MAX_TARGETS + 1];
 	uint32_t atoms[3 + HBIND_MAX_TARGETS + 1];
@@ -772,19 +779,21 @@ static void op_il(const struct range *r, const char *args)
 }
 
 /* tdefault - hbind TASK_DEFAULT (the range is not used): 'tdefault ok' */
-static void op_tdefault(void)
+static void op_tdefault(struct opctx *c)
 {
 	uint32_t atom = HBIND_ATOM(HBIND_CMD_TASK_DEFAULT,
 				   HBIND_TASK_DEFAULT_NDWORDS);
 
+	(void)c;
 	if (sys_hbind(0, 0, NULL, 0, &atom, 1))
 		out("tdefault errno=%s", hb_errname(errno));
 	else
 		out("tdefault ok");
 }
 
-static void op_default(const struct range *r)
+static void op_default(struct opctx *c)
 {
+	const struct range *r = &c->r;
 	uint32_t atom = HBIND_ATOM(HBIND_CMD_DEFAULT, HBIND_DEFAULT_NDWORDS);
 
 	if (do_hbind(r, NULL, 0, &atom, 1))
@@ -800,8 +809,10 @@ static void op_default(const struct range *r)
  * address, NULL. pad=N extends the atom array to N dwords with DEFAULT
  * headers (for limit tests) without changing natoms unless na= says so.
  */
-static void op_hcall(const struct range *r, const char *args)
+static void op_hcall(struct opctx *c)
 {
+	const struct range *r = &c->r;
+	const char *args = c->args;
 	char *dup = strdup(args ? args : ""), *kv, *save;
 	uint32_t t[HBIND_MAX_TARGETS * 2 + 2] = { 0 };
 	uint32_t *atoms = NULL;
@@ -916,8 +927,10 @@ static void op_hcall(const struct range *r, const char *args)
 /* mempolicy calls                                                  */
 /* ---------------------------------------------------------------- */
 
-static void op_mbind(const struct range *r, const char *args)
+static void op_mbind(struct opctx *c)
 {
+	const struct range *r = &c->r;
+	const char *args = c->args;
 	char *dup = strdup(args ? args : "default"), *nodes, *flags;
 	unsigned long mask = 0;
 	const unsigned long *mp = &mask;
@@ -943,8 +956,10 @@ static void op_mbind(const struct range *r, const char *args)
 	free(dup);
 }
 
-static void op_move(const struct range *r, const char *args)
+static void op_move(struct opctx *c)
 {
+	const struct range *r = &c->r;
+	const char *args = c->args;
 	char *dup = strdup(args ? args : ""), *flags = strchr(dup, ':');
 	static const struct flagname mf[] = {
 		{ "all", HB_MPOL_MF_MOVE_ALL }, { "badstatus", 1UL << 20 },
@@ -985,8 +1000,9 @@ static void op_move(const struct range *r, const char *args)
 	free(dup);
 }
 
-static void op_mpages(const char *args)
+static void op_mpages(struct opctx *c)
 {
+	const char *args = c->args;
 	char *dup = strdup(args ? args : ""), *to = strchr(dup, ':');
 	unsigned long from_mask, to_mask;
 	long ret;
@@ -1004,12 +1020,13 @@ static void op_mpages(const char *args)
 	free(dup);
 }
 
-static void op_taskpol(void)
+static void op_taskpol(struct opctx *c)
 {
 	unsigned long mask = 0;
 	struct sbuf b = { 0 };
 	int mode = -1;
 
+	(void)c;
 	if (sys_get_mempolicy(&mode, &mask, HB_MAXNODE, 0, 0)) {
 		out("taskpolicy errno=%s", hb_errname(errno));
 		return;
@@ -1019,8 +1036,9 @@ static void op_taskpol(void)
 	free(b.s);
 }
 
-static void op_setpol(const char *args)
+static void op_setpol(struct opctx *c)
 {
+	const char *args = c->args;
 	char *dup = strdup(args ? args : "default"), *nodes = strchr(dup, ':');
 	unsigned long mask = 0;
 	int mode;
@@ -1040,8 +1058,9 @@ static void op_setpol(const char *args)
 /* /proc readers                                                    */
 /* ---------------------------------------------------------------- */
 
-static void op_numamaps(const struct range *r)
+static void op_numamaps(struct opctx *c)
 {
+	const struct range *r = &c->r;
 	FILE *f = fopen("/proc/self/numa_maps", "r");
 	char line[4096];
 	unsigned long vstart = 0, s, e;
@@ -1069,8 +1088,9 @@ static void op_numamaps(const struct range *r)
 }
 
 /* number of VMAs the range meets, from /proc/self/maps */
-static void op_vmas(const struct range *r)
+static void op_vmas(struct opctx *c)
 {
+	const struct range *r = &c->r;
 	FILE *m = fopen("/proc/self/maps", "r");
 	unsigned long s, e, end = r->start + r->len;
 	char line[4096];
@@ -1086,8 +1106,9 @@ static void op_vmas(const struct range *r)
 	out("vmas %d", n);
 }
 
-static void op_thp(const struct range *r)
+static void op_thp(struct opctx *c)
 {
+	const struct range *r = &c->r;
 	FILE *f = fopen("/proc/self/smaps", "r");
 	char line[512];
 	unsigned long s, e, kb, total = 0;
@@ -1127,8 +1148,21 @@ static void touch_range(const struct range *r, int write)
 	}
 }
 
-static void op_verify(const struct range *r)
+static void op_touch(struct opctx *c)
 {
+	touch_range(&c->r, 1);
+	out("touch ok");
+}
+
+static void op_read(struct opctx *c)
+{
+	touch_range(&c->r, 0);
+	out("read ok");
+}
+
+static void op_verify(struct opctx *c)
+{
+	const struct range *r = &c->r;
 	size_t i, bad = 0;
 
 	for (i = 0; i < r->count; i++) {
@@ -1142,10 +1176,11 @@ static void op_verify(const struct range *r)
 		out("verify ok");
 }
 
-static void op_hold(const struct range *r)
+static void op_hold(struct opctx *c)
 {
+	const struct range *r = &c->r;
 	int fd[2];
-	char c;
+	char ch;
 
 	if (hold_pid)
 		die("hold: already holding");
@@ -1165,14 +1200,15 @@ static void op_hold(const struct range *r)
 			pause();
 	}
 	close(fd[1]);
-	if (read(fd[0], &c, 1) != 1)
+	if (read(fd[0], &ch, 1) != 1)
 		die("hold: the child died");
 	close(fd[0]);
 	out("hold ok");
 }
 
-static void op_release(void)
+static void op_release(struct opctx *c)
 {
+	(void)c;
 	if (!hold_pid)
 		die("release: not holding");
 	kill(hold_pid, SIGKILL);
@@ -1187,12 +1223,13 @@ static void op_release(void)
 struct hb_cap_header { uint32_t version; int pid; };
 struct hb_cap_data { uint32_t effective, permitted, inheritable; };
 
-static void op_nocap(void)
+static void op_nocap(struct opctx *c)
 {
 	struct hb_cap_header h = { HB_CAP_VERSION_3, 0 };
 	struct hb_cap_data d[2];
 	uint32_t bit = 1U << HB_CAP_SYS_NICE;
 
+	(void)c;
 	if (prctl(PR_CAPBSET_DROP, HB_CAP_SYS_NICE, 0, 0, 0) ||
 	    syscall(SYS_capget, &h, d)) {
 		out("nocap errno=%s", hb_errname(errno));
@@ -1207,29 +1244,54 @@ static void op_nocap(void)
 		out("nocap ok");
 }
 
-/* pin to CPU @cpu; -1: let the thread run on every CPU again */
-static void pin_cpu(int cpu)
+/* cpu:N pins to CPU N, cpu:all lets the thread run on every CPU again */
+static void op_cpu(struct opctx *c)
 {
-	cpu_set_t set;
-	int i;
+	int cpu = c->args && !strcmp(c->args, "all") ? -1 :
+		  (int)parse_ul(c->args ? c->args : "", "cpu");
 
-	CPU_ZERO(&set);
-	if (cpu >= 0)
-		CPU_SET(cpu, &set);
-	else
-		for (i = 0; i < CPU_SETSIZE; i++)
-			CPU_SET(i, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
+	if (hb_pin(cpu))
 		die("sched_setaffinity(%d): %s", cpu, strerror(errno));
+	out("cpu ok");
 }
 
-static void op_mremap(void)
+static void op_sleep(struct opctx *c)
+{
+	usleep(parse_ul(c->args ? c->args : "", "ms") * 1000);
+}
+
+static void op_info(struct opctx *c)
+{
+	(void)c;
+	out("map base=%p pages=%zu kind=%s", (void *)M.base, M.npages,
+	    kind_names[M.kind]);
+}
+
+/*
+ * A valid call (DEFAULT on the first page) must return 0: a mere EINVAL
+ * could come from another system call holding the number on another kernel.
+ */
+static void op_probe(struct opctx *c)
+{
+	uint32_t atom = HBIND_ATOM(HBIND_CMD_DEFAULT, 0);
+
+	(void)c;
+	if (!sys_hbind((unsigned long)M.base, PS, NULL, 0, &atom, 1))
+		out("probe ok");
+	else if (errno == ENOSYS)
+		out("probe ENOSYS");
+	else
+		out("probe errno=%s", hb_errname(errno));
+}
+
+static void op_mremap(struct opctx *c)
 {
 	size_t resv = M.len + THP_SIZE;
 	char *r = mmap(NULL, resv, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	uintptr_t a;
 	void *n;
 
+	(void)c;
 	if (r == MAP_FAILED)
 		die("mmap: %s", strerror(errno));
 	a = ((uintptr_t)r + THP_SIZE - 1) & ~(THP_SIZE - 1);
@@ -1245,6 +1307,25 @@ static void op_mremap(void)
 		munmap((char *)a + M.len, (uintptr_t)r + resv - a - M.len);
 	out("mremap %s", n != (void *)M.base ? "moved" : "same");
 	M.base = n;
+}
+
+static void op_unmap(struct opctx *c)
+{
+	if (munmap((void *)c->r.start, c->r.len))
+		out("unmap errno=%s", hb_errname(errno));
+	else
+		out("unmap ok");
+}
+
+static void op_remap(struct opctx *c)
+{
+	enum kind kind = M.kind == K_THP ? K_ANON : M.kind;
+	void *p = (void *)c->r.start;
+
+	if (munmap(p, c->r.len) || map_at(p, c->r.len, kind) == MAP_FAILED)
+		out("remap errno=%s", hb_errname(errno));
+	else
+		out("remap ok");
 }
 
 static const char *signame(int sig)
@@ -1268,59 +1349,201 @@ static int match_end(int argc, char **argv, int i)
 	return argc;
 }
 
-int main(int argc, char **argv)
+/* the child runs the OPs up to 'end', the parent then goes on after it */
+static void op_fork(struct opctx *c)
 {
-	unsigned long size = 16;
-	const char *kind = "anon";
-	int c, i;
+	int end = match_end(c->argc, c->argv, c->i), status;
+	pid_t pid;
 
-	PS = sysconf(_SC_PAGESIZE);
-	while ((c = getopt(argc, argv, "+n:m:c:h")) != -1) {
-		switch (c) {
-		case 'n': {
-			char *end;
-
-			size = strtoul(optarg, &end, 0);
-			if (*end == 'M')
-				size = size * MIB / PS;
-			else if (*end)
-				die("bad size '%s'", optarg);
-			break;
-		}
-		case 'm':
-			kind = optarg;
-			break;
-		case 'c':
-			pin_cpu((int)parse_ul(optarg, "cpu"));
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (!pid) {
+		prefix = "child: ";
+		hold_pid = 0;
+		return;
 	}
-	if (!strcmp(kind, "anon"))
-		M.kind = K_ANON;
-	else if (!strcmp(kind, "shm"))
-		M.kind = K_SHM;
-	else if (!strcmp(kind, "thp"))
-		M.kind = K_THP;
-	else if (!strcmp(kind, "hugetlb"))
-		M.kind = K_HUGETLB;
+	if (waitpid(pid, &status, 0) < 0)
+		die("waitpid: %s", strerror(errno));
+	if (WIFSIGNALED(status))
+		out("fork signal=%s", signame(WTERMSIG(status)));
 	else
-		die("bad kind '%s'", kind);
-	if (!size)
+		out("fork exit=%d", WEXITSTATUS(status));
+	c->i = end;
+}
+
+/* the end of a fork's OPs: the child exits; elsewhere nothing */
+static void op_end(struct opctx *c)
+{
+	(void)c;
+	if (*prefix) {
+		fflush(stdout);
+		exit(0);
+	}
+}
+
+/* the operations, in the order hbind-do -h lists them */
+static const struct op {
+	const char *name;
+	const char *args;	/* what may follow NAME (usage text) */
+	void (*fn)(struct opctx *c);
+	const char *help;	/* what it prints; '\n' between lines */
+} ops[] = {
+	{ "touch", "", op_touch, "write a cookie to every page: 'touch ok'" },
+	{ "read", "", op_read, "read every page: 'read ok'" },
+	{ "verify", "", op_verify,
+	  "check the cookies: 'verify ok' | 'verify bad=N'" },
+	{ "where", "", op_where,
+	  "move_pages() query: 'nodes n0=12 ENOENT=4'" },
+	{ "pages", "", op_pages, "per page: 'pages 0-11:n0 12-15:ENOENT'" },
+	{ "query", "", op_query,
+	  "hbind QUERY: 'query 0-11:u5 12-15:ENOENT'" },
+	{ "bind", ":TGTS[:strict+task|FLAGS]", op_bind,
+	  "hbind BIND (task: the task policy):\n"
+	  "'bind ok' | 'bind errno=E'" },
+	{ "migrate", ":TGTS[:all|FLAGS]", op_migrate,
+	  "hbind MIGRATE: 'migrate moved=N' | errno" },
+	{ "default", "", op_default, "hbind DEFAULT: 'default ok' | errno" },
+	{ "il", ":TGTS:W,W..|auto|auto=INIT[:move+task|FLAGS]", op_il,
+	  "hbind INTERLEAVE with these weights, or by bandwidth\n"
+	  "from the CPU's initiator or initiator INIT:\n"
+	  "'il ok' | errno" },
+	{ "tdefault", "", op_tdefault,
+	  "hbind TASK_DEFAULT: 'tdefault ok' | errno" },
+	{ "hcall", ":KEY=VAL,...", op_hcall,
+	  "raw hbind (KEYs below): 'hcall ret=0 out=..' | errno" },
+	{ "mbind", ":MODE[+static|+relative][:NODES|-|null|bad[:FLAGS]]",
+	  op_mbind,
+	  "mbind(), FLAGS strict+move+moveall|N:\n"
+	  "'mbind ok' | errno" },
+	{ "move", ":NODE[:all+badstatus+badnodes+badpages]", op_move,
+	  "move_pages() to NODE: 'move ret=0 n1=16' | errno" },
+	{ "mpages", ":FROM:TO", op_mpages,
+	  "migrate_pages(self): 'migrate_pages ret=N'" },
+	{ "getpol", "", op_getpol,
+	  "per page get_mempolicy(MPOL_F_ADDR):\n"
+	  "'policy 0-15:bind=static:1'" },
+	{ "taskpol", "", op_taskpol,
+	  "the task policy: 'taskpolicy bind:1' | errno" },
+	{ "setpol", ":MODE[:NODES]", op_setpol,
+	  "set_mempolicy(): 'setpol ok' | errno" },
+	{ "snap", "", op_snap, "remember policy and placement: 'snap ok'" },
+	{ "same", "", op_same,
+	  "compare them with snap's: 'unchanged' | 'changed ...'" },
+	{ "numamaps", "", op_numamaps, "the numa_maps line: 'numa_maps ...'" },
+	{ "thp", "", op_thp, "AnonHugePages + ShmemPmdMapped: 'thp kb=N'" },
+	{ "vmas", "", op_vmas, "VMAs the range meets: 'vmas N'" },
+	{ "fork", "", op_fork,
+	  "run the OPs up to 'end' in a child (its lines\n"
+	  "start with 'child: '): 'fork exit=N|signal=S'" },
+	{ "end", "", op_end, "the end of fork's OPs" },
+	{ "hold", "", op_hold,
+	  "a child maps the range (pages shared): 'hold ok'" },
+	{ "release", "", op_release, "the holding child exits: 'release ok'" },
+	{ "unmap", "", op_unmap, "munmap(): 'unmap ok' | errno" },
+	{ "remap", "", op_remap, "munmap(), mmap() again: 'remap ok' | errno" },
+	{ "mremap", "", op_mremap,
+	  "move the mapping: 'mremap moved|same' | errno" },
+	{ "nocap", "", op_nocap,
+	  "drop CAP_SYS_NICE (effective, permitted, bounding\n"
+	  "set): 'nocap ok' | errno" },
+	{ "cpu", ":N|all", op_cpu, "pin to CPU N, or allow all: 'cpu ok'" },
+	{ "sleep", ":MS", op_sleep, "sleep MS milliseconds" },
+	{ "info", "", op_info, "'map base=ADDR pages=N kind=KIND'" },
+	{ "probe", "", op_probe,
+	  "hbind() there? 'probe ok' | 'probe ENOSYS' | errno" },
+};
+
+#define NR_OPS	(sizeof(ops) / sizeof(ops[0]))
+
+static void usage_ops(FILE *f)
+{
+	char left[64];
+	size_t i;
+
+	fputs(
+"Each OP is NAME[:ARGS][@RANGE]; RANGE is FIRST[+COUNT] in pages, or\n"
+"o:OFFSET:LEN (bytes from the mapping start) or a:ADDR:LEN (absolute)\n"
+"or vdso ([vvar] and the first page of [vdso]);\n"
+"the default range is the whole mapping. TGTS are target uids or nN (the\n"
+"target of node N), separated by ',' ('-' = none). Operations:\n", f);
+	for (i = 0; i < NR_OPS; i++) {
+		snprintf(left, sizeof(left), "%s%s", ops[i].name, ops[i].args);
+		hb_usage_row(f, 20, left, ops[i].help);
+	}
+	fputs(
+"hcall's KEYs: t=TGTS (/-separated), tp=null|bad|kernel|tail (the targets\n"
+"pointer; tail: the last dword on an unmapped page), nt=N, a=DWORD/... (Q,\n"
+"QK, QB, QN: the two dwords of a query buffer pointer: valid, kernel,\n"
+"unmapped, NULL), ap=... (as tp, for the atoms), na=N, pad=N (DEFAULT\n"
+"atoms up to N dwords, natoms unchanged)\n", f);
+}
+
+static const struct op *find_op(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NR_OPS; i++)
+		if (!strcmp(ops[i].name, name))
+			return &ops[i];
+	return NULL;
+}
+
+static void opt_size(const char *arg)
+{
+	char *end;
+
+	M.npages = strtoul(arg, &end, 0);
+	if (*end == 'M')
+		M.npages = M.npages * MIB / PS;
+	else if (*end)
+		die("bad size '%s'", arg);
+}
+
+static const char *kind_arg = "anon";
+
+static const struct hb_opt opts[] = {
+	{ .name = 'n', .kind = HB_OPT_FN, .fn = opt_size, .arg = "SIZE",
+	  .help = "mapping size: base pages, or MiB with an M suffix "
+		  "(default 16)" },
+	{ .name = 'm', .kind = HB_OPT_STR, .dest = &kind_arg, .arg = "KIND",
+	  .help = "anon (private, default), shm (shared anonymous), thp "
+		  "(private,\n2 MiB aligned, MADV_HUGEPAGE), hugetlb (first "
+		  "half anon, second\nhalf MAP_HUGETLB 2 MiB pages; SIZE a "
+		  "multiple of 4 MiB)" },
+	{ .name = 'c', .kind = HB_OPT_PIN, .arg = "CPU",
+	  .help = "pin the process to CPU first" },
+	{ .name = 'h', .kind = HB_OPT_HELP, .help = "this text" },
+	{ 0 }
+};
+
+static const struct hb_cli cli = {
+	.prog = "hbind-do",
+	.synopsis = "hbind-do [-n SIZE] [-m anon|shm|thp|hugetlb] [-c CPU] "
+		    "OP...",
+	.opts = opts,
+	.more = usage_ops,
+};
+
+/* the mapping of -n SIZE and -m KIND */
+static void map_setup(void)
+{
+	for (M.kind = 0; M.kind < NR_KINDS; M.kind++)
+		if (!strcmp(kind_names[M.kind], kind_arg))
+			break;
+	if (M.kind == NR_KINDS)
+		die("bad kind '%s'", kind_arg);
+	if (!M.npages)
 		die("size must not be 0");
-	M.npages = size;
-	M.len = size * PS;
+	M.len = M.npages * PS;
 	if (M.kind == K_HUGETLB && M.len % (2 * THP_SIZE))
 		die("hugetlb: size must be a multiple of 4 MiB");
 	M.base = map_at(NULL, M.len, M.kind == K_HUGETLB ? K_ANON : M.kind);
 	if (M.base == MAP_FAILED) {
-		fprintf(stderr, "%s: mmap %zu bytes: %s\n", prog, M.len, strerror(errno));
-		return 1;
+		fprintf(stderr, "%s: mmap %zu bytes: %s\n", prog, M.len,
+			strerror(errno));
+		exit(1);
 	}
 	if (M.kind == K_HUGETLB &&
 	    mmap(M.base + M.len / 2, M.len / 2, PROT_READ | PROT_WRITE,
@@ -1328,169 +1551,33 @@ int main(int argc, char **argv)
 		 -1, 0) == MAP_FAILED) {
 		fprintf(stderr, "%s: MAP_HUGETLB %zu bytes: %s\n", prog,
 			M.len / 2, strerror(errno));
-		return 77;
+		exit(77);
 	}
+}
 
-	for (i = optind; i < argc; i++) {
-		char *word = strdup(argv[i]), *at = strrchr(word, '@'), *args;
-		struct range r;
+int main(int argc, char **argv)
+{
+	struct opctx c = { .argc = argc, .argv = argv };
+
+	PS = sysconf(_SC_PAGESIZE);
+	c.i = hb_getopt(&cli, argc, argv);
+	map_setup();
+	for (; c.i < argc; c.i++) {
+		char *word = strdup(argv[c.i]), *at = strrchr(word, '@');
+		const struct op *op;
+		char *args;
 
 		if (at)
 			*at++ = '\0';
 		args = strchr(word, ':');
 		if (args)
 			*args++ = '\0';
-		parse_range(at, &r);
-
-		if (!strcmp(word, "touch")) {
-			touch_range(&r, 1);
-			out("touch ok");
-		} else if (!strcmp(word, "read")) {
-			touch_range(&r, 0);
-			out("read ok");
-		} else if (!strcmp(word, "verify")) {
-			op_verify(&r);
-		} else if (!strcmp(word, "where")) {
-			int *st = page_status(&r);
-			struct sbuf b = { 0 };
-
-			if (!st) {
-				out("nodes errno=%s", hb_errname(errno));
-			} else {
-				summary(&b, st, r.count);
-				out("nodes%s", b.s);
-			}
-			free(b.s);
-			free(st);
-		} else if (!strcmp(word, "pages")) {
-			char *s = pages_rle(&r);
-
-			out("pages%s", s);
-			free(s);
-		} else if (!strcmp(word, "query")) {
-			op_query(&r);
-		} else if (!strcmp(word, "bind")) {
-			op_bind(&r, args);
-		} else if (!strcmp(word, "migrate")) {
-			op_migrate(&r, args);
-		} else if (!strcmp(word, "default")) {
-			op_default(&r);
-		} else if (!strcmp(word, "il")) {
-			op_il(&r, args);
-		} else if (!strcmp(word, "tdefault")) {
-			op_tdefault();
-		} else if (!strcmp(word, "hcall")) {
-			op_hcall(&r, args);
-		} else if (!strcmp(word, "mbind")) {
-			op_mbind(&r, args);
-		} else if (!strcmp(word, "move")) {
-			op_move(&r, args);
-		} else if (!strcmp(word, "mpages")) {
-			op_mpages(args);
-		} else if (!strcmp(word, "getpol")) {
-			char *s = policy_rle(&r);
-
-			out("policy%s", s);
-			free(s);
-		} else if (!strcmp(word, "taskpol")) {
-			op_taskpol();
-		} else if (!strcmp(word, "setpol")) {
-			op_setpol(args);
-		} else if (!strcmp(word, "snap")) {
-			free(snap_pol);
-			free(snap_pages);
-			snap_pol = policy_rle(&r);
-			snap_pages = pages_rle(&r);
-			out("snap ok");
-		} else if (!strcmp(word, "same")) {
-			char *pol = policy_rle(&r), *pg = pages_rle(&r);
-
-			if (!snap_pol)
-				die("same: no snap before");
-			if (strcmp(pol, snap_pol))
-				out("changed policy%s ->%s", snap_pol, pol);
-			else if (strcmp(pg, snap_pages))
-				out("changed pages%s ->%s", snap_pages, pg);
-			else
-				out("unchanged");
-			free(pol);
-			free(pg);
-		} else if (!strcmp(word, "numamaps")) {
-			op_numamaps(&r);
-		} else if (!strcmp(word, "vmas")) {
-			op_vmas(&r);
-		} else if (!strcmp(word, "thp")) {
-			op_thp(&r);
-		} else if (!strcmp(word, "fork")) {
-			int end = match_end(argc, argv, i), status;
-			pid_t pid;
-
-			fflush(stdout);
-			pid = fork();
-			if (pid < 0)
-				die("fork: %s", strerror(errno));
-			if (!pid) {
-				prefix = "child: ";
-				hold_pid = 0;
-			} else {
-				if (waitpid(pid, &status, 0) < 0)
-					die("waitpid: %s", strerror(errno));
-				if (WIFSIGNALED(status))
-					out("fork signal=%s", signame(WTERMSIG(status)));
-				else
-					out("fork exit=%d", WEXITSTATUS(status));
-				i = end;
-			}
-		} else if (!strcmp(word, "end")) {
-			if (*prefix) {
-				fflush(stdout);
-				exit(0);
-			}
-		} else if (!strcmp(word, "hold")) {
-			op_hold(&r);
-		} else if (!strcmp(word, "release")) {
-			op_release();
-		} else if (!strcmp(word, "unmap")) {
-			if (munmap((void *)r.start, r.len))
-				out("unmap errno=%s", hb_errname(errno));
-			else
-				out("unmap ok");
-		} else if (!strcmp(word, "remap")) {
-			if (munmap((void *)r.start, r.len) ||
-			    map_at((void *)r.start, r.len, M.kind == K_THP ? K_ANON : M.kind) == MAP_FAILED)
-				out("remap errno=%s", hb_errname(errno));
-			else
-				out("remap ok");
-		} else if (!strcmp(word, "mremap")) {
-			op_mremap();
-		} else if (!strcmp(word, "nocap")) {
-			op_nocap();
-		} else if (!strcmp(word, "cpu")) {
-			pin_cpu(args && !strcmp(args, "all") ? -1 :
-				(int)parse_ul(args ? args : "", "cpu"));
-			out("cpu ok");
-		} else if (!strcmp(word, "sleep")) {
-			usleep(parse_ul(args ? args : "", "ms") * 1000);
-		} else if (!strcmp(word, "info")) {
-			out("map base=%p pages=%zu kind=%s", (void *)M.base, M.npages, kind);
-		} else if (!strcmp(word, "probe")) {
-			/*
-			 * A valid call (DEFAULT on the first page) must return
-			 * 0: a mere EINVAL could come from another system
-			 * call holding the number on another kernel.
-			 */
-			uint32_t atom = HBIND_ATOM(HBIND_CMD_DEFAULT, 0);
-			long ret = sys_hbind((unsigned long)M.base, PS, NULL, 0, &atom, 1);
-
-			if (!ret)
-				out("probe ok");
-			else if (errno == ENOSYS)
-				out("probe ENOSYS");
-			else
-				out("probe errno=%s", hb_errname(errno));
-		} else {
+		parse_range(at, &c.r);
+		op = find_op(word);
+		if (!op)
 			die("unknown operation '%s' (see -h)", word);
-		}
+		c.args = args;
+		op->fn(&c);
 		free(word);
 	}
 	if (hold_pid) {
