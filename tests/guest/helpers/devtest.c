@@ -4,7 +4,7 @@
  * with the simulated accelerator lib/test_hms.c (/dev/hms_test<N>).
  * Adapted from the driver author's hmst.c. Used by tests/guest/device.bats.
  *
- * devtest [-d DEV] [-m MIB] [-n NODE] TEST [ARG]
+ * devtest [-d DEV] [-m MIB] [-n NODE] TEST [FILE]
  *   -d DEV   device number (/dev/hms_test<DEV>), default 0
  *   -m MIB   size of the test range in MiB, default 64
  *   -n NODE  the NUMA node whose system target the tests use as "the other
@@ -1408,75 +1408,106 @@ static int test_churn(const char *file)
 	return 0;
 }
 
-static void usage(FILE *f)
+static int test_stats(void)
 {
-	fprintf(f, "usage: devtest [-d DEV] [-m MIB] [-n NODE] stats|migrate|full|firsttouch|perm|shared|d2d|back|qrace|devonly|hold FILE|race FILE|churn FILE\n");
+	int fd = dev_open();
+	struct hms_test_stats s = stats(fd);
+
+	print_stats("stats", &s);
+	return 0;
 }
+
+/* the tests, in the order devtest -h lists them */
+static const struct devtest {
+	const char *name;
+	int (*run)(void);		/* a test without argument, */
+	int (*run_file)(const char *file);	/* or one of TEST FILE */
+	int bare;			/* runs without hbind() and targets */
+	const char *help;
+} tests[] = {
+	{ "stats", test_stats, NULL, 1, "print HMS_TEST_STATS" },
+	{ "migrate", test_migrate, NULL, 0,
+	  "MIB to the device and back (MIGRATE to NODE, CPU touch)" },
+	{ "full", test_full, NULL, 0,
+	  "MIGRATE [device, NODE] of more than the device holds" },
+	{ "firsttouch", test_firsttouch, NULL, 0,
+	  "device first touch of bound and unbound ranges" },
+	{ "hold", NULL, test_hold, 0,
+	  "unload under use (device.bats drives it)" },
+	{ "race", NULL, test_race, 0,
+	  "BIND by uid while the device is unloaded (device.bats)" },
+	{ "perm", test_perm, NULL, 0,
+	  "device memory has an owner: EACCES until the open" },
+	{ "shared", test_shared, NULL, 0,
+	  "pages shared with a child, with and without MIGRATE_ALL" },
+	{ "d2d", test_d2d, NULL, 0,
+	  "two devices (-d is the first): device to device" },
+	{ "back", test_back, NULL, 0,
+	  "back from the device to NODE in batches, by list order" },
+	{ "qrace", test_qrace, NULL, 0,
+	  "QUERY in a loop while device pages migrate to NODE" },
+	{ "devonly", test_devonly, NULL, 0,
+	  "BIND {device} under numactl --membind=NODE" },
+	{ "churn", NULL, test_churn, 0,
+	  "open, MIGRATE, close until FILE.stop (device.bats)" },
+};
+
+#define NR_TESTS	(sizeof(tests) / sizeof(tests[0]))
+
+static void usage_tests(FILE *f)
+{
+	char left[32];
+	size_t i;
+
+	fputs("Tests (the comment at the top of devtest.c says more):\n", f);
+	for (i = 0; i < NR_TESTS; i++) {
+		snprintf(left, sizeof(left), "%s%s", tests[i].name,
+			 tests[i].run_file ? " FILE" : "");
+		hb_usage_row(f, 12, left, tests[i].help);
+	}
+	fputs("Exit 0 pass, 1 fail, 2 usage, 77 skip (no device, no hbind())\n",
+	      f);
+}
+
+static const struct hb_opt opts[] = {
+	{ .name = 'd', .kind = HB_OPT_INT, .dest = &devno, .arg = "DEV",
+	  .help = "device number (/dev/hms_test<DEV>), default 0" },
+	{ .name = 'm', .kind = HB_OPT_ULONG, .dest = &mib, .arg = "MIB",
+	  .help = "size of the test range in MiB, default 64" },
+	{ .name = 'n', .kind = HB_OPT_INT, .dest = &other_node, .arg = "NODE",
+	  .help = "the node whose system target is the other target,\n"
+		  "default 1 (run devtest on a CPU of another node)" },
+	{ .name = 'h', .kind = HB_OPT_HELP, .help = "this text" },
+	{ 0 }
+};
+
+static const struct hb_cli cli = {
+	.prog = "devtest",
+	.synopsis = "devtest [-d DEV] [-m MIB] [-n NODE] TEST [FILE]",
+	.opts = opts,
+	.more = usage_tests,
+};
 
 int main(int argc, char **argv)
 {
-	const char *test;
-	int c;
+	const struct devtest *t = NULL;
+	size_t k;
+	int i;
 
 	psz = sysconf(_SC_PAGESIZE);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	while ((c = getopt(argc, argv, "d:m:n:h")) != -1) {
-		switch (c) {
-		case 'd':
-			devno = atoi(optarg);
-			break;
-		case 'm':
-			mib = strtoul(optarg, NULL, 0);
-			break;
-		case 'n':
-			other_node = atoi(optarg);
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
+	i = hb_getopt(&cli, argc, argv);
+	if (i >= argc || !mib)
+		hb_usage_exit(&cli);
+	for (k = 0; k < NR_TESTS; k++)
+		if (!strcmp(tests[k].name, argv[i]))
+			t = &tests[k];
+	/* checked before the TEST name: without hbind(), a bad TEST skips */
+	if (!t || !t->bare) {
+		need_hbind();
+		load_targets();
 	}
-	if (optind >= argc || !mib) {
-		usage(stderr);
-		return 2;
-	}
-	test = argv[optind];
-	if (!strcmp(test, "stats")) {
-		int fd = dev_open();
-		struct hms_test_stats s = stats(fd);
-
-		print_stats("stats", &s);
-		return 0;
-	}
-	need_hbind();
-	load_targets();
-	if (!strcmp(test, "migrate"))
-		return test_migrate();
-	if (!strcmp(test, "full"))
-		return test_full();
-	if (!strcmp(test, "firsttouch"))
-		return test_firsttouch();
-	if (!strcmp(test, "hold") && optind + 1 < argc)
-		return test_hold(argv[optind + 1]);
-	if (!strcmp(test, "race") && optind + 1 < argc)
-		return test_race(argv[optind + 1]);
-	if (!strcmp(test, "perm"))
-		return test_perm();
-	if (!strcmp(test, "shared"))
-		return test_shared();
-	if (!strcmp(test, "d2d"))
-		return test_d2d();
-	if (!strcmp(test, "back"))
-		return test_back();
-	if (!strcmp(test, "qrace"))
-		return test_qrace();
-	if (!strcmp(test, "devonly"))
-		return test_devonly();
-	if (!strcmp(test, "churn") && optind + 1 < argc)
-		return test_churn(argv[optind + 1]);
-	usage(stderr);
-	return 2;
+	if (!t || (t->run_file && i + 1 >= argc))
+		hb_usage_exit(&cli);
+	return t->run_file ? t->run_file(argv[i + 1]) : t->run();
 }
