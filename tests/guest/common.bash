@@ -43,6 +43,9 @@ topo_hmat() {
 	esac
 }
 
+# topo_has_hmat TARGET: the profile gives HMAT figures for memory node TARGET
+topo_has_hmat() { grep -q -- "hmat-lb,.*,target=$1," "$HMS_TOPO"; }
+
 # topo_initiators: nodes with CPUs
 topo_initiators() {
 	sed -n 's/.*-numa node,.*nodeid=\([0-9]*\),cpus=.*/\1/p' "$HMS_TOPO"

@@ -2,9 +2,12 @@
 # Hotplug keeps the HMS bus up to date. Memory added to a memory-less node
 # (the hotplug profile's DIMM on a node with no memory at boot) registers a
 # target, with the node's HMAT paths, when it goes online, and unregisters it
-# when it goes offline. A node whose last CPU goes offline loses its
-# initiator and gets it back, with the same paths, when the CPU returns.
-# Every test leaves the machine as it found it: DIMM offline, CPUs online.
+# when it goes offline. Memory the HMAT says nothing about (the profile's
+# node without HMAT figures, CXL-like) gets its performance when the kernel
+# sets the node's access coordinates (test_hms's node_perf does it as
+# drivers/cxl does). A node whose last CPU goes offline loses its initiator
+# and gets it back, with the same paths, when the CPU returns. Every test
+# leaves the machine as it found it: DIMM offline, CPUs online.
 
 setup() {
 	load common
@@ -17,6 +20,11 @@ setup() {
 	[ -n "$HP_NODE" ] || skip "the profile has no memory-less node"
 	HP_BLOCKS=$(ls -d /sys/devices/system/node/node"$HP_NODE"/memory* 2>/dev/null | xargs -rn1 basename)
 	[ -n "$HP_BLOCKS" ] || skip "node $HP_NODE has no hot-added memory blocks"
+	# a memory node the profile gives no HMAT figures for
+	CX_NODE=
+	for n in $(topo_memory_nodes); do
+		topo_has_hmat "$n" || { CX_NODE=$n; break; }
+	done
 }
 
 teardown() {
@@ -25,6 +33,7 @@ teardown() {
 		[ "$(cat "$c")" = 1 ] || echo 1 > "$c" || true
 	done
 	hp_set offline || true
+	[ -z "${HP_RMMOD:-}" ] || rmmod test_hms || true
 }
 
 # hp_set online_movable|offline: put every block of the DIMM in that state
@@ -35,6 +44,52 @@ hp_set() {
 		[ "$(cat "$MEM/$b/state")" = "$want" ] && continue
 		echo "$1" > "$MEM/$b/state" || return 1
 	done
+}
+
+# node_perf NID RBW WBW RLAT WLAT: set a node's access coordinates as a
+# CXL region does when it is onlined
+NODE_PERF=/sys/kernel/debug/test_hms/node_perf
+node_perf() { echo "$*" > $NODE_PERF; }
+
+# link_perf INI TGT: "read_bw write_bw read_lat write_lat" of the link both
+# are on (HMS registers one per CPU node and memory node)
+link_perf() {
+	local l f out=
+	for l in "$D/$1"/links/*; do
+		[ -e "$(readlink -f "$l")/targets/$2" ] || continue
+		for f in read_bandwidth write_bandwidth read_latency write_latency; do
+			out="$out $(cat "$l/$f")"
+		done
+		echo "${out# }"
+		return
+	done
+}
+
+# il_nodes N A BW_A B BW_B: the "nodes" line of hbind-do "where" for N pages
+# interleaved over nodes A < B with the weights INTERLEAVE auto derives from
+# those bandwidths (each scaled to 16 for the highest, at least 1, divided
+# by their gcd); N a multiple of the weights' sum
+il_nodes() {
+	local n=$1 a=$2 ba=$3 b=$4 bb=$5 max wa wb g x y
+	max=$(( ba > bb ? ba : bb ))
+	wa=$(( (ba * 16 + max / 2) / max )) wb=$(( (bb * 16 + max / 2) / max ))
+	[ "$wa" -ge 1 ] || wa=1
+	[ "$wb" -ge 1 ] || wb=1
+	x=$wa y=$wb
+	while [ "$y" -ne 0 ]; do g=$((x % y)) x=$y y=$g; done
+	wa=$((wa / x)) wb=$((wb / x))
+	echo "nodes n$a=$((n * wa / (wa + wb))) n$b=$((n * wb / (wa + wb)))"
+}
+
+# wait_link_perf INI TGT WANT: the link's figures become WANT (the links are
+# updated by a work item after the node's coordinates are set)
+wait_link_perf() {
+	local i
+	for i in $(seq 50); do
+		[ "$(link_perf "$1" "$2")" = "$3" ] && return
+		sleep 0.1
+	done
+	assert_equal "$(link_perf "$1" "$2")" "$3"
 }
 
 # best_link INI TGT: "bandwidth latency" of the best link both are on
@@ -94,6 +149,78 @@ paths_match_hmat() {
 	assert_line --index 2 "nodes n$HP_NODE=64"
 	assert_line "migrate moved=64"
 	assert_line --index 4 "nodes n0=64"
+}
+
+@test "memory without HMAT figures gets the node's performance when the kernel sets it (a CXL region's): the nearest CPUs' links follow, INTERLEAVE auto works" {
+	local t near far nn fn acc saved c
+	[ -n "$CX_NODE" ] || fail "the profile has no memory node without HMAT figures"
+	if [ ! -e $NODE_PERF ]; then
+		run modprobe test_hms
+		assert_success
+		HP_RMMOD=1
+	fi
+	[ -e $NODE_PERF ] || fail "test_hms has no $NODE_PERF"
+	t=$(hms_find target nid="$CX_NODE")
+	[ -n "$t" ] || fail "no target for node $CX_NODE"
+	# the CPU node nearest to it (SLIT) and the other one
+	read -r nn fn <<< "$(for n in $(topo_initiators); do
+		echo "$(node_distance "$n" "$CX_NODE") $n"; done | sort -n | awk '{ printf "%s ", $2 }')"
+	[ "$(node_distance "$nn" "$CX_NODE")" -lt "$(node_distance "$fn" "$CX_NODE")" ] ||
+		fail "the profile puts node $CX_NODE as near to node $fn as to node $nn"
+	near=$(hms_find initiator nid="$nn") far=$(hms_find initiator nid="$fn")
+	assert_equal "$(link_perf "$near" "$t")" "0 0 0 0"
+	assert_equal "$(link_perf "$far" "$t")" "0 0 0 0"
+	run hbind-do -c "$(node_cpu "$nn")" -n 16 il:n"$nn",n"$CX_NODE":auto
+	assert_line "il errno=ENODATA"
+	# bad input: EINVAL, nothing set
+	run sh -c "echo 99 1 1 1 1 > $NODE_PERF"
+	assert_failure
+	run sh -c "echo $CX_NODE 1 1 > $NODE_PERF"
+	assert_failure
+	assert_equal "$(link_perf "$near" "$t")" "0 0 0 0"
+	# the node's coordinates: the nearest CPUs' link, the node's access1
+	node_perf "$CX_NODE" 5120 2560 250 400
+	wait_link_perf "$near" "$t" "5120 2560 250 400"
+	acc=/sys/devices/system/node/node$CX_NODE/access1/initiators
+	assert_equal "$(cat $acc/read_bandwidth) $(cat $acc/read_latency)" "5120 250"
+	assert_equal "$(link_perf "$far" "$t")" "0 0 0 0"
+	# weights from the bandwidths of node nn's CPUs: its own memory's
+	# (the profile's HMAT) and 5120, scaled to 16 and reduced
+	run hbind-do -c "$(node_cpu "$nn")" -n 50 il:n"$nn",n"$CX_NODE":auto touch where
+	assert_success
+	assert_line "$(il_nodes 50 "$nn" "$(topo_hmat "$nn" "$nn" bandwidth)" "$CX_NODE" 5120)"
+	# new figures replace the old ones
+	node_perf "$CX_NODE" 10240 5120 200 300
+	wait_link_perf "$near" "$t" "10240 5120 200 300"
+	run hbind-do -c "$(node_cpu "$nn")" -n 60 il:n"$nn",n"$CX_NODE":auto touch where
+	assert_line "$(il_nodes 60 "$nn" "$(topo_hmat "$nn" "$nn" bandwidth)" "$CX_NODE" 10240)"
+	# a link made after the figures were set starts from them: the
+	# nearest node's CPUs go offline and come back (when not the boot CPU)
+	c=$(node_cpu "$nn")
+	if [ -w /sys/devices/system/cpu/cpu$c/online ]; then
+		echo 0 > /sys/devices/system/cpu/cpu$c/online
+		assert_equal "$(hms_find initiator nid="$nn")" ""
+		echo 1 > /sys/devices/system/cpu/cpu$c/online
+		near=$(hms_find initiator nid="$nn")
+		assert_equal "$(link_perf "$near" "$t")" "10240 5120 200 300"
+	else
+		fail "node $nn's CPU $c cannot go offline: the profile should put the boot CPU elsewhere"
+	fi
+	assert_equal "$(link_perf "$far" "$t")" "0 0 0 0"
+	# where the HMAT has figures for a pair, they stay: node $HP_NODE's
+	# links keep them (checked once a later update of node $CX_NODE
+	# shows, so that the update of node $HP_NODE has been applied)
+	hp_set online_movable
+	acc=/sys/devices/system/node/node$HP_NODE/access1/initiators
+	saved="$(cat $acc/read_bandwidth) $(cat $acc/write_bandwidth) $(cat $acc/read_latency) $(cat $acc/write_latency)"
+	node_perf "$HP_NODE" 1 1 9999 9999
+	node_perf "$CX_NODE" 2048 1024 500 600
+	wait_link_perf "$near" "$t" "2048 1024 500 600"
+	assert_equal "$(cat $acc/read_bandwidth)" 1
+	paths_match_hmat "$(hms_find target nid="$HP_NODE")" "$HP_NODE"
+	# shellcheck disable=SC2086
+	node_perf "$HP_NODE" $saved
+	bus_consistent
 }
 
 @test "offlining the memory unregisters its target and links, and nothing dangles" {
