@@ -160,6 +160,7 @@ paths_match_hmat() {
 		HP_RMMOD=1
 	fi
 	[ -e $NODE_PERF ] || fail "test_hms has no $NODE_PERF"
+	dmesg -C
 	t=$(hms_find target nid="$CX_NODE")
 	[ -n "$t" ] || fail "no target for node $CX_NODE"
 	# the CPU node nearest to it (SLIT) and the other one
@@ -221,6 +222,10 @@ paths_match_hmat() {
 	# shellcheck disable=SC2086
 	node_perf "$HP_NODE" $saved
 	bus_consistent
+	# setting a node's figures again is quiet (no duplicate sysfs files)
+	run dmesg
+	assert_success
+	refute_output --regexp 'Call Trace|duplicate filename|failed to add performance|BUG:|WARNING:'
 }
 
 @test "offlining the memory unregisters its target and links, and nothing dangles" {
