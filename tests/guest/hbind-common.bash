@@ -170,3 +170,22 @@ have_thp() {
 
 # hb_log TEXT...: show in the TAP output
 hb_log() { printf '# %s\n' "$@" >&3; }
+
+# bw_weights BW...: the weights INTERLEAVE auto derives from these read
+# bandwidths: each scaled to 16 for the highest (at least 1), then divided
+# by their gcd
+bw_weights() {
+	local bw max=0 w g=0 a b t out=
+	for bw in "$@"; do [ "$bw" -le "$max" ] || max=$bw; done
+	local -a ws=()
+	for bw in "$@"; do
+		w=$(( (bw * 16 + max / 2) / max ))
+		[ "$w" -ge 1 ] || w=1
+		ws+=("$w")
+		a=$g b=$w
+		while [ "$b" -ne 0 ]; do a=$((a % b)); t=$a a=$b b=$t; done
+		g=$a
+	done
+	for w in "${ws[@]}"; do out="$out $((w / g))"; done
+	echo "${out# }"
+}

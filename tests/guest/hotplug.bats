@@ -67,18 +67,11 @@ link_perf() {
 
 # il_nodes N A BW_A B BW_B: the "nodes" line of hbind-do "where" for N pages
 # interleaved over nodes A < B with the weights INTERLEAVE auto derives from
-# those bandwidths (each scaled to 16 for the highest, at least 1, divided
-# by their gcd); N a multiple of the weights' sum
+# those bandwidths; N a multiple of the weights' sum
 il_nodes() {
-	local n=$1 a=$2 ba=$3 b=$4 bb=$5 max wa wb g x y
-	max=$(( ba > bb ? ba : bb ))
-	wa=$(( (ba * 16 + max / 2) / max )) wb=$(( (bb * 16 + max / 2) / max ))
-	[ "$wa" -ge 1 ] || wa=1
-	[ "$wb" -ge 1 ] || wb=1
-	x=$wa y=$wb
-	while [ "$y" -ne 0 ]; do g=$((x % y)) x=$y y=$g; done
-	wa=$((wa / x)) wb=$((wb / x))
-	echo "nodes n$a=$((n * wa / (wa + wb))) n$b=$((n * wb / (wa + wb)))"
+	local wa wb
+	read -r wa wb <<< "$(bw_weights "$3" "$5")"
+	echo "nodes n$2=$(($1 * wa / (wa + wb))) n$4=$(($1 * wb / (wa + wb)))"
 }
 
 # wait_link_perf INI TGT WANT: the link's figures become WANT (the links are

@@ -64,7 +64,7 @@ expected() { echo "$(($1 * $2 / ($2 + $3))) $(($1 * $3 / ($2 + $3)))"; }
 # mean, rounded): scaled so the largest is 16, rounded, at least 1, divided
 # by their gcd (uapi/hbind.2)
 auto_weights() {
-	local inits=$1 i n bw sum k max=0 w g=0 a b out=
+	local inits=$1 i n bw sum k
 	shift
 	local -a bws=()
 	for n in "$@"; do
@@ -74,21 +74,9 @@ auto_weights() {
 			[ -n "$bw" ] || skip "the profile has no HMAT bandwidth from $i to $n"
 			sum=$((sum + bw)) k=$((k + 1))
 		done
-		bw=$(( (sum + k / 2) / k ))
-		bws+=("$bw")
-		[ "$bw" -le "$max" ] || max=$bw
+		bws+=("$(( (sum + k / 2) / k ))")
 	done
-	local -a ws=()
-	for bw in "${bws[@]}"; do
-		w=$(( (bw * 16 + max / 2) / max ))
-		[ "$w" -ge 1 ] || w=1
-		ws+=("$w")
-		a=$g b=$w
-		while [ "$b" -ne 0 ]; do a=$((a % b)); t=$a a=$b b=$t; done
-		g=$a
-	done
-	for w in "${ws[@]}"; do out="$out $((w / g))"; done
-	echo "${out# }"
+	bw_weights "${bws[@]}"
 }
 
 lo() { [ "$1" -lt "$2" ] && echo "$1" || echo "$2"; }
