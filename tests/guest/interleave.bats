@@ -213,6 +213,32 @@ hi() { [ "$1" -gt "$2" ] && echo "$1" || echo "$2"; }
 	assert_line "nodes n$O=200"
 }
 
+@test "INTERLEAVE move with a KSM page first: the interleave base comes from the first page that is not KSM, as mbind's does (memfd pages after it land where mbind puts them)" {
+	local a b h m
+	a=$(lo "$H" "$F") b=$(hi "$H" "$F")
+	[ "$O" != "$a" ] && [ "$O" != "$b" ] || skip "needs a third memory node"
+	[ -w /sys/kernel/mm/ksm/run ] || skip "no KSM (CONFIG_KSM)"
+	set_global_weights "$a=1" "$b=3"
+	# hbind-race: [KSM page the caller alone maps][64 memfd pages], all on
+	# O; INTERLEAVE|MOVE 1,3, then mbind(MPOL_WEIGHTED_INTERLEAVE, MOVE)
+	run hbind-race -u "${HB_UID[$a]},${HB_UID[$b]}" -n "$a,$b,$O" \
+		-w 1,3 -p 64 ksmbase
+	assert_success
+	h=$(grep '^ksmbase hbind:' <<< "$output")
+	m=$(grep '^ksmbase mbind:' <<< "$output")
+	hb_log "$h"
+	hb_log "$m"
+	# the range started with a KSM page in both calls
+	[[ $h == "ksmbase hbind: ksm 1 nodes "* ]]
+	[[ $m == "ksmbase mbind: ksm 1 nodes "* ]]
+	# every memfd page moved, a quarter to a
+	[ "$(wc -w <<< "${m#*nodes}")" -eq 64 ]
+	[ "$(grep -o " $a\b" <<< "${m#*nodes}" | wc -l)" -eq 16 ]
+	[ "$(grep -o " $b\b" <<< "${m#*nodes}" | wc -l)" -eq 48 ]
+	# page by page where mbind puts them
+	assert_equal "${h#*nodes}" "${m#*nodes}"
+}
+
 @test "INTERLEAVE across fork, mremap and a VMA split: the range keeps its weights" {
 	local a b
 	a=$(lo "$H" "$F") b=$(hi "$H" "$F")

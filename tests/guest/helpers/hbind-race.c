@@ -8,6 +8,7 @@
  *              cpuset hbind-task|hbind-range|set_mempolicy|mbind
  *   hbind-race -u UID0,UID1 -n NODE0,NODE1 [-c CPU0,CPU1] [-p PAGES] ilauto
  *   hbind-race -u UID0,UID1 -n NODE0,NODE1 homenode hbind|mbind
+ *   hbind-race -u UID0,UID1 -n NODE0,NODE1,FROM -w W0,W1 [-p PAGES] ksmbase
  *
  * hole: a stream [QUERY, CMD] over 8 touched pages whose QUERY buffer is
  *   missing in a userfaultfd region: while the kernel waits in QUERY's
@@ -39,6 +40,19 @@
  * homenode: BIND over both targets (hbind), or mbind(MPOL_BIND) over both
  *   nodes, then set_mempolicy_home_node(NODE1); the range's pages are then
  *   touched. Prints "homenode MODE: ERRNO NODE0=P NODE1=Q".
+ * ksmbase: ksmd merges a page at the start of the range with a page
+ *   outside it, and the outside page is written again, so the range
+ *   starts with a KSM page that the caller alone maps; a MAP_SHARED
+ *   memfd of PAGES pages (default 64) follows it, on a memfd whose inode
+ *   number is not a multiple of W0 + W1 (shmem biases the interleave index
+ *   by it). All pages start on FROM. Then INTERLEAVE|MOVE over the two
+ *   targets with weights W0, W1 (hbind), and, with every page back on
+ *   FROM, mbind(MPOL_WEIGHTED_INTERLEAVE, MPOL_MF_MOVE) over the two nodes
+ *   (the global weights are the caller's to set). Prints "ksmbase MODE:
+ *   ksm K nodes N N N ..." for each: K is 1 when the first page of the
+ *   range was a KSM page mapped once before the call (/proc/kpageflags,
+ *   /proc/kpagecount), then the node of each memfd page. Needs root
+ *   (/sys/kernel/mm/ksm, page frame numbers); leaves KSM as it found it.
  * Exit 0, 1 on a failure of the helper itself, 2 usage.
  */
 #define _GNU_SOURCE
@@ -54,6 +68,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -73,9 +88,11 @@ static long psz;
 
 /* the command line */
 static uint32_t uids[2];
-static int nuids, nodes[2], nnodes, cpus[2] = { 0, 1 }, npages_opt = 64;
+static int nuids, nodes[3], nnodes, cpus[2] = { 0, 1 }, npages_opt = 64;
 static const char *cg, *mems_a, *mems_b;
 static int rounds = 1000;
+static uint32_t weights[2];
+static int nweights;
 
 static void __attribute__((noreturn)) usage(void);
 
@@ -562,6 +579,183 @@ static int do_homenode(const char *mode)
 	return 0;
 }
 
+/* a sysfs or proc file's number, -1 if it cannot be read */
+static long read_long(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+/* the 64-bit entry @idx of a /proc page file */
+static uint64_t read_u64_at(const char *path, uint64_t idx)
+{
+	int fd = open(path, O_RDONLY);
+	uint64_t v;
+
+	CHECK(fd >= 0 && pread(fd, &v, sizeof(v), idx * sizeof(v)) ==
+	      sizeof(v), "%s: %s", path, strerror(errno));
+	close(fd);
+	return v;
+}
+
+/* 1 if the page at @p is a KSM page that only this mapping maps, else 0 */
+static long ksm_once(void *p)
+{
+	uint64_t e = read_u64_at("/proc/self/pagemap",
+				 (uintptr_t)p / (uint64_t)psz);
+	uint64_t pfn = e & ((1ULL << 55) - 1);
+
+	if (!(e >> 63) || !pfn)
+		return 0;	/* not present (or no PFN: not root) */
+	return (read_u64_at("/proc/kpageflags", pfn) >> 21 & 1) &&
+	       read_u64_at("/proc/kpagecount", pfn) == 1;
+}
+
+static void write_str(const char *path, const char *v)
+{
+	int fd = open(path, O_WRONLY);
+
+	CHECK(fd >= 0 && write(fd, v, strlen(v)) == (ssize_t)strlen(v),
+	      "%s: %s", path, strerror(errno));
+	close(fd);
+}
+
+/* the node of each of @n pages at @p, printed */
+static void print_nodes(const char *mode, long ksm, char *p, int n)
+{
+	void **pages = calloc(n, sizeof(*pages));
+	int *status = calloc(n, sizeof(*status)), i;
+
+	CHECK(pages && status, "out of memory");
+	for (i = 0; i < n; i++)
+		pages[i] = p + i * psz;
+	CHECK(!sys_move_pages(0, n, pages, NULL, status, 0), "move_pages: %s",
+	      strerror(errno));
+	printf("ksmbase %s: ksm %ld nodes", mode, ksm);
+	for (i = 0; i < n; i++)
+		printf(" %d", status[i]);
+	printf("\n");
+	free(pages);
+	free(status);
+}
+
+static void bind_move(char *p, size_t len, int node)
+{
+	unsigned long mask[(HB_MAXNODE + 63) / 64] = { 0 };
+
+	mask[node / 64] |= 1UL << (node % 64);
+	CHECK(!sys_mbind((unsigned long)p, len, HB_MPOL_BIND, mask, HB_MAXNODE,
+			 HB_MPOL_MF_MOVE | HB_MPOL_MF_STRICT),
+	      "mbind(MPOL_BIND, MOVE|STRICT) to node %d: %s", node,
+	      strerror(errno));
+}
+
+static const char *const ksm_files[] = { "run", "sleep_millisecs",
+					 "pages_to_scan" };
+
+static int do_ksmbase(void)
+{
+	int n = npages_opt, fd = -1, i, k;
+	long saved[3], total;
+	char *res, *other, path[128], val[32];
+	struct stat st;
+
+	CHECK(nuids == 2 && nnodes == 3 && nweights == 2,
+	      "-u UID0,UID1 -n NODE0,NODE1,FROM -w W0,W1 are needed");
+	total = weights[0] + weights[1];
+	/* a memfd whose inode number shifts the interleave index */
+	for (i = 0; i < 64; i++) {
+		fd = memfd_create("ksmbase", 0);
+		CHECK(fd >= 0 && !fstat(fd, &st), "memfd_create: %s",
+		      strerror(errno));
+		if (st.st_ino % total)
+			break;
+		close(fd);
+		fd = -1;
+	}
+	CHECK(fd >= 0, "every memfd's inode number is a multiple of %ld",
+	      total);
+	CHECK(!ftruncate(fd, n * psz), "ftruncate: %s", strerror(errno));
+
+	/* [one private anonymous page][n pages of the memfd] */
+	res = mmap(NULL, (n + 1) * psz, PROT_NONE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	CHECK(res != MAP_FAILED, "mmap: %s", strerror(errno));
+	CHECK(mmap(res, psz, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == res &&
+	      mmap(res + psz, n * psz, PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_FIXED, fd, 0) == res + psz,
+	      "mmap: %s", strerror(errno));
+	other = map_anon(psz, 0);
+	bind_move(res, (n + 1) * psz, nodes[2]);
+	bind_move(other, psz, nodes[2]);
+	memset(res, 0x5a, psz);
+	memset(other, 0x5a, psz);
+	memset(res + psz, 1, n * psz);
+
+	/* ksmd merges res[0] and other[0], then other[0] is its own again */
+	for (k = 0; k < 3; k++) {
+		snprintf(path, sizeof(path), "/sys/kernel/mm/ksm/%s",
+			 ksm_files[k]);
+		saved[k] = read_long(path);
+		CHECK(saved[k] >= 0, "%s: %s", path, strerror(errno));
+	}
+	CHECK(!madvise(res, psz, MADV_MERGEABLE) &&
+	      !madvise(other, psz, MADV_MERGEABLE), "MADV_MERGEABLE: %s",
+	      strerror(errno));
+	write_str("/sys/kernel/mm/ksm/sleep_millisecs", "10");
+	write_str("/sys/kernel/mm/ksm/pages_to_scan", "1000");
+	write_str("/sys/kernel/mm/ksm/run", "1");
+	for (i = 0; i < 3000 &&
+	     read_long("/proc/self/ksm_merging_pages") < 2; i++)
+		usleep(10000);
+	for (k = 2; k >= 0; k--) {
+		snprintf(path, sizeof(path), "/sys/kernel/mm/ksm/%s",
+			 ksm_files[k]);
+		snprintf(val, sizeof(val), "%ld", saved[k]);
+		write_str(path, val);
+	}
+	CHECK(read_long("/proc/self/ksm_merging_pages") == 2,
+	      "ksmd did not merge the two pages in 30 s");
+	memset(other, 0xa5, psz);
+
+	{
+		uint32_t atoms[5] = {
+			HBIND_ATOM(HBIND_CMD_INTERLEAVE,
+				   HBIND_INTERLEAVE_NDWORDS(2)),
+			HBIND_IL_MOVE, 0, weights[0], weights[1],
+		};
+		long ksm = ksm_once(res);
+
+		CHECK(!sys_hbind(res, (n + 1) * psz, uids, 2, atoms, 5),
+		      "INTERLEAVE|MOVE: %s", strerror(errno));
+		print_nodes("hbind", ksm, res + psz, n);
+	}
+	{
+		unsigned long mask[(HB_MAXNODE + 63) / 64] = { 0 };
+		long ksm;
+
+		bind_move(res, (n + 1) * psz, nodes[2]);
+		ksm = ksm_once(res);
+		mask[nodes[0] / 64] |= 1UL << (nodes[0] % 64);
+		mask[nodes[1] / 64] |= 1UL << (nodes[1] % 64);
+		CHECK(!sys_mbind((unsigned long)res, (n + 1) * psz,
+				 HB_MPOL_WEIGHTED_INTERLEAVE, mask, HB_MAXNODE,
+				 HB_MPOL_MF_MOVE),
+		      "mbind(MPOL_WEIGHTED_INTERLEAVE, MOVE): %s",
+		      strerror(errno));
+		print_nodes("mbind", ksm, res + psz, n);
+	}
+	return 0;
+}
+
 static void opt_uids(const char *arg)
 {
 	long v[2];
@@ -574,12 +768,22 @@ static void opt_uids(const char *arg)
 
 static void opt_nodes(const char *arg)
 {
+	long v[3];
+	int i;
+
+	nnodes = parse_list(arg, v, 3);
+	for (i = 0; i < nnodes; i++)
+		nodes[i] = (int)v[i];
+}
+
+static void opt_weights(const char *arg)
+{
 	long v[2];
 	int i;
 
-	nnodes = parse_list(arg, v, 2);
-	for (i = 0; i < nnodes; i++)
-		nodes[i] = (int)v[i];
+	nweights = parse_list(arg, v, 2);
+	for (i = 0; i < nweights; i++)
+		weights[i] = (uint32_t)v[i];
 }
 
 static void opt_cpus(const char *arg)
@@ -595,7 +799,10 @@ static const struct hb_opt opts[] = {
 	{ .name = 'u', .kind = HB_OPT_FN, .fn = opt_uids, .arg = "UID[,UID]",
 	  .help = "the target(s)" },
 	{ .name = 'n', .kind = HB_OPT_FN, .fn = opt_nodes,
-	  .arg = "NODE[,NODE]", .help = "their node(s)" },
+	  .arg = "NODE[,NODE[,FROM]]",
+	  .help = "their node(s); ksmbase: the node the pages start on" },
+	{ .name = 'w', .kind = HB_OPT_FN, .fn = opt_weights, .arg = "W0,W1",
+	  .help = "ksmbase: the weights of the two targets" },
 	{ .name = 'g', .kind = HB_OPT_STR, .dest = &cg, .arg = "CGROUP",
 	  .help = "cpuset: the cgroup (v2) to move into" },
 	{ .name = 'a', .kind = HB_OPT_STR, .dest = &mems_a, .arg = "MEMS",
@@ -607,7 +814,8 @@ static const struct hb_opt opts[] = {
 	{ .name = 'c', .kind = HB_OPT_FN, .fn = opt_cpus, .arg = "CPU0,CPU1",
 	  .help = "ilauto: the CPUs the call runs on (default 0,1)" },
 	{ .name = 'p', .kind = HB_OPT_INT, .dest = &npages_opt, .arg = "PAGES",
-	  .help = "ilauto: pages per call (default 64)" },
+	  .help = "ilauto: pages per call (default 64); ksmbase: memfd "
+		  "pages (default 64)" },
 	{ 0 }
 };
 
@@ -621,7 +829,9 @@ static const struct hb_cli cli = {
 		"           cpuset hbind-task|hbind-range|set_mempolicy|mbind\n"
 		"hbind-race -u UID0,UID1 -n NODE0,NODE1 [-c CPU0,CPU1] "
 		"[-p PAGES] ilauto\n"
-		"hbind-race -u UID0,UID1 -n NODE0,NODE1 homenode hbind|mbind",
+		"hbind-race -u UID0,UID1 -n NODE0,NODE1 homenode hbind|mbind\n"
+		"hbind-race -u UID0,UID1 -n NODE0,NODE1,FROM -w W0,W1 "
+		"[-p PAGES] ksmbase",
 	.opts = opts,
 };
 
@@ -649,5 +859,7 @@ int main(int argc, char **argv)
 		return do_ilauto();
 	if (!strcmp(argv[arg], "homenode") && arg + 1 < argc)
 		return do_homenode(argv[arg + 1]);
+	if (!strcmp(argv[arg], "ksmbase"))
+		return do_ksmbase();
 	usage();
 }
