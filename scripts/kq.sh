@@ -104,11 +104,19 @@ apply_series() {
 	git_k "$KAM" rev-parse HEAD
 }
 
+# uapi_check TREE: uapi/linux/hbind.h, which userspace builds with, is the
+# header the series in TREE installs
+uapi_check() {
+	cmp -s "$1/include/uapi/linux/hbind.h" "$HMS_TOP/uapi/linux/hbind.h" ||
+		die "uapi/linux/hbind.h differs from include/uapi/linux/hbind.h of the series ($1): copy the series' one"
+}
+
 cmd_sync() {
 	cmd_init
 	local stamp head
 	stamp=$( (cat "$PATCHDIR/series" 2>/dev/null; series_files | xargs -r cat) | sha256sum | cut -c1-16)
 	if [ -d "$KBUILD_TREE" ] && [ "$(cat "$KBUILD_TREE/.hms-series" 2>/dev/null)" = "$stamp" ]; then
+		uapi_check "$KBUILD_TREE"
 		echo "$KBUILD_TREE"
 		return 0
 	fi
@@ -121,6 +129,7 @@ cmd_sync() {
 		git_k "$KBUILD_TREE" checkout -q -f --detach "$head"
 	fi
 	echo "$stamp" > "$KBUILD_TREE/.hms-series"
+	uapi_check "$KBUILD_TREE"
 	echo "$KBUILD_TREE"
 }
 

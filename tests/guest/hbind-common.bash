@@ -156,7 +156,8 @@ q2n() {
 # atom CMD NDWORDS: an atom header, HBIND_ATOM(cmd, ndwords), in hex
 atom() { printf '0x%x' $(( ($2 << 16) | $1 )); }
 HB_DEFAULT=1 HB_BIND=2 HB_MIGRATE=3 HB_QUERY=4 HB_INTERLEAVE=5 HB_TASK_DEFAULT=6
-HB_CMD_MAX=7
+HB_PROCESS=7
+HB_CMD_MAX=8
 
 # have_thp: the kernel can give this process huge pages on request
 # have_thp: THP can be had (the guest kernel has it and run.sh sets

@@ -655,3 +655,93 @@ helper_ms() {
 		assert_line "$want"
 	done
 }
+
+# ---------------------------------------------------------------- another process
+
+# pid_nodes: A (HB_HOME), B, TO: three memory nodes for hbind-pid
+pid_nodes() {
+	local n
+	A=$HB_HOME B=$HB_OTHER TO=''
+	for n in $(mem_nodes); do
+		[ "$n" = "$A" ] || [ "$n" = "$B" ] || { TO=$n; break; }
+	done
+}
+
+@test "PROCESS QUERY: another process's pages where move_pages(pid) finds them, with its permissions (root, same uid, uid 65534; EPERM for another uid and a non-dumpable process)" {
+	need_mem_nodes 3
+	pid_nodes
+	local lay="${A}x32 ${B}x30 -2x2" who
+	# hbind-pid: a process with 32 pages on A, 30 on B, 2 never touched
+	for who in "" "-T 1000 -U 1000" "-T 65534 -U 65534" "-T 1000 -d"; do
+		run hbind-pid $who -n "$A,$B,$TO" query
+		assert_success
+		assert_line "query hbind: 0 $lay"
+		assert_line "query move_pages: 0 $lay"
+	done
+	for who in "-T 1001 -U 1000" "-T 1000 -U 1000 -d" "-T 0 -U 65534"; do
+		run hbind-pid $who -n "$A,$B,$TO" query
+		assert_success
+		assert_line "query hbind: EPERM -"
+		assert_line "query move_pages: EPERM -"
+	done
+}
+
+@test "PROCESS MIGRATE: moves the pages move_pages(pid) moves, shared pages only with MIGRATE_ALL (CAP_SYS_NICE); the same permissions" {
+	need_mem_nodes 3
+	pid_nodes
+	local who
+	# 8 pages shared with a child of the process stay, without MIGRATE_ALL
+	for who in "" "-T 1000 -U 1000" "-T 65534 -U 65534"; do
+		run hbind-pid $who -s -n "$A,$B,$TO" migrate
+		assert_success
+		assert_line "migrate hbind: 0 moved 54 ${A}x8 ${TO}x54 -2x2"
+		assert_line "migrate move_pages: 0 moved 54 ${A}x8 ${TO}x54 -2x2"
+	done
+	run hbind-pid -s -n "$A,$B,$TO" migrate-all
+	assert_success
+	assert_line "migrate hbind: 0 moved 62 ${TO}x62 -2x2"
+	assert_line "migrate move_pages: 0 moved 62 ${TO}x62 -2x2"
+	for who in "-T 1000 -U 1000" "-T 1001 -U 1000"; do
+		run hbind-pid $who -s -n "$A,$B,$TO" migrate-all
+		assert_success
+		assert_line "migrate hbind: EPERM moved 0 ${A}x32 ${B}x30 -2x2"
+		assert_line "migrate move_pages: EPERM moved 0 ${A}x32 ${B}x30 -2x2"
+	done
+	run hbind-pid -T 1001 -U 1000 -n "$A,$B,$TO" migrate
+	assert_success
+	assert_line "migrate hbind: EPERM moved 0 ${A}x32 ${B}x30 -2x2"
+	assert_line "migrate move_pages: EPERM moved 0 ${A}x32 ${B}x30 -2x2"
+}
+
+@test "PROCESS MIGRATE to a node outside the process's cpuset: EACCES, as move_pages(pid), nothing moved" {
+	need_mem_nodes 3
+	pid_nodes
+	local cg=/sys/fs/cgroup
+	[ -f $cg/cgroup.controllers ] || fail "no cgroup2 mounted at $cg"
+	grep -qw cpuset $cg/cgroup.subtree_control || echo +cpuset > $cg/cgroup.subtree_control
+	HB_CG=$cg/hbind-pid.$$
+	mkdir "$HB_CG"
+	echo "$A,$B" > "$HB_CG/cpuset.mems"
+	run hbind-pid -g "$HB_CG" -n "$A,$B,$TO" migrate
+	assert_success
+	assert_line "migrate hbind: EACCES moved 0 ${A}x32 ${B}x30 -2x2"
+	assert_line "migrate move_pages: EACCES moved 0 ${A}x32 ${B}x30 -2x2"
+}
+
+@test "PROCESS bad input: not a pidfd, a closed fd, an exited process, a thread's pidfd, PROCESS not first, with a BIND, with flags: each its errno and the process's pages unchanged" {
+	need_mem_nodes 3
+	pid_nodes
+	local who
+	for who in "" "-T 65534 -U 65534"; do
+		run hbind-pid $who -n "$A,$B,$TO" bad
+		assert_success
+		assert_line "bad not-a-pidfd: EBADF unchanged"
+		assert_line "bad closed-fd: EBADF unchanged"
+		assert_line "bad exited: ESRCH unchanged"
+		assert_line "bad thread: EINVAL unchanged"
+		assert_line "bad not-first: EINVAL unchanged"
+		assert_line "bad with-bind: EINVAL unchanged"
+		assert_line "bad flags: EINVAL unchanged"
+		assert_line "bad valid: 0 changed"
+	done
+}

@@ -48,6 +48,7 @@ enum hbind_cmd {
 	/* [0] flags (in), [1] initiator uid (in), [2...] weights (in) */
 	HBIND_CMD_INTERLEAVE = 5,
 	HBIND_CMD_TASK_DEFAULT = 6, /* no extra dword */
+	HBIND_CMD_PROCESS = 7,	/* [0] flags (in), [1] pidfd (in) */
 	HBIND_CMD_MAX,		/* always last member of enum */
 };
 
@@ -58,6 +59,7 @@ enum hbind_cmd {
 /* INTERLEAVE: 2 with HBIND_IL_AUTO, else 2 + ntargets */
 #define HBIND_INTERLEAVE_NDWORDS(nweights)	(2 + (nweights))
 #define HBIND_TASK_DEFAULT_NDWORDS	0
+#define HBIND_PROCESS_NDWORDS	2
 
 /*
  * HBIND_CMD_BIND flags.
@@ -133,5 +135,21 @@ enum hbind_cmd {
  * commands alone does not check the range beyond its alignment. A call has
  * at most one task command and at most one INTERLEAVE.
  */
+
+/*
+ * HBIND_CMD_PROCESS: the commands of the call work on the address space of
+ *   the process that the pidfd in dword [1] names (pidfd_open(2)) instead
+ *   of the caller's; it must be the first command, and the others can only
+ *   be QUERY and MIGRATE (EINVAL). The permissions are move_pages(2)'s: the
+ *   caller needs PTRACE_MODE_READ_REALCREDS over the process (EPERM),
+ *   MIGRATE's system targets must be in the process's cpuset (EACCES) and
+ *   a device target must allow both the caller and the process (EACCES);
+ *   HBIND_MIGRATE_ALL still needs CAP_SYS_NICE. EBADF: dword [1] is not a
+ *   pidfd; ESRCH: the process has exited, or has no address space; EINVAL:
+ *   the pidfd of a thread (PIDFD_THREAD). A process that execs or exits
+ *   while the call runs leaves it working on the address space the process
+ *   had. No flag is defined yet: flags must be 0.
+ */
+#define HBIND_PROCESS_VALID	0U
 
 #endif /* _UAPI_LINUX_HBIND_H */

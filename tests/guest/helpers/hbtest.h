@@ -325,6 +325,7 @@ enum hb_opt_kind {
 	HB_OPT_STR,	/* the argument itself into the const char * */
 	HB_OPT_PIN,	/* pin to CPU N now; a bad N, a failed pin: exit 2 */
 	HB_OPT_FN,	/* .fn(argument) */
+	HB_OPT_FLAG,	/* no argument: 1 into the int */
 };
 
 struct hb_opt {
@@ -414,7 +415,7 @@ static inline int hb_getopt(const struct hb_cli *cli, int argc, char **argv)
 	*s++ = '+';
 	for (o = cli->opts; o->name && s < optstr + sizeof(optstr) - 3; o++) {
 		*s++ = o->name;
-		if (o->kind != HB_OPT_HELP)
+		if (o->kind != HB_OPT_HELP && o->kind != HB_OPT_FLAG)
 			*s++ = ':';
 	}
 	*s = '\0';
@@ -447,6 +448,9 @@ static inline int hb_getopt(const struct hb_cli *cli, int argc, char **argv)
 			break;
 		case HB_OPT_FN:
 			o->fn(optarg);
+			break;
+		case HB_OPT_FLAG:
+			*(int *)o->dest = 1;
 			break;
 		}
 	}
