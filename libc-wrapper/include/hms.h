@@ -43,7 +43,7 @@ extern "C" {
  * The libhms version, 0x00MMmmpp: major, minor, patch. It is written only
  * here: the build gives it to the library, hms.pc and hmsctl.
  */
-#define HMS_API_VERSION		0x00010100
+#define HMS_API_VERSION		0x00010200
 
 /* ------------------------------------------------------------------ */
 /* hbind(2) and helpers building its atom stream (hms_bind(3))        */
@@ -85,6 +85,16 @@ long hms_migrate(void *addr, size_t len, const uint32_t *targets,
 int hms_query(const void *addr, size_t len, int32_t *out);
 /* Drop any hbind/mbind policy of the range (back to the default policy). */
 int hms_default(void *addr, size_t len);
+
+/*
+ * hms_query() and hms_migrate() on the memory of another process, named by
+ * a pidfd (pidfd_open(2)), with move_pages(2)'s permissions; addr is an
+ * address of that process.
+ */
+int hms_query_pid(int pidfd, unsigned long addr, size_t len, int32_t *out);
+long hms_migrate_pid(int pidfd, unsigned long addr, size_t len,
+		     const uint32_t *targets, unsigned int n,
+		     unsigned int flags);
 
 /*
  * Weighted interleave over system targets (hms_interleave(3)). weights:

@@ -201,6 +201,34 @@ int hms_query(const void *addr, size_t len, int32_t *out)
 	return (int)call(addr, len, NULL, 0, atoms, 4);
 }
 
+int hms_query_pid(int pidfd, unsigned long addr, size_t len, int32_t *out)
+{
+	uint64_t p = (uintptr_t)out;
+	uint32_t atoms[2 + HBIND_PROCESS_NDWORDS + HBIND_QUERY_NDWORDS] = {
+		HBIND_ATOM(HBIND_CMD_PROCESS, HBIND_PROCESS_NDWORDS), 0,
+		(uint32_t)pidfd,
+		HBIND_ATOM(HBIND_CMD_QUERY, HBIND_QUERY_NDWORDS), 0,
+		(uint32_t)p, (uint32_t)(p >> 32),
+	};
+
+	return (int)call((const void *)addr, len, NULL, 0, atoms, 7);
+}
+
+long hms_migrate_pid(int pidfd, unsigned long addr, size_t len,
+		     const uint32_t *targets, unsigned int n,
+		     unsigned int flags)
+{
+	uint32_t atoms[2 + HBIND_PROCESS_NDWORDS + HBIND_MIGRATE_NDWORDS] = {
+		HBIND_ATOM(HBIND_CMD_PROCESS, HBIND_PROCESS_NDWORDS), 0,
+		(uint32_t)pidfd,
+		HBIND_ATOM(HBIND_CMD_MIGRATE, HBIND_MIGRATE_NDWORDS), flags, 0,
+	};
+
+	if (call((const void *)addr, len, targets, n, atoms, 6) < 0)
+		return -1;
+	return (long)atoms[5];
+}
+
 int hms_default(void *addr, size_t len)
 {
 	uint32_t atom = HBIND_ATOM(HBIND_CMD_DEFAULT, HBIND_DEFAULT_NDWORDS);

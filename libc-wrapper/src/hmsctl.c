@@ -67,6 +67,13 @@ struct run_opts {
 	char **argv;		/* PROGRAM [ARGS], after the first "--" */
 };
 
+struct proc_opts {
+	const char *pid;	/* --pid, as given */
+	const char *from, *to;	/* SPECs, as given */
+	int all;		/* --all: HMS_MIGRATE_ALL */
+	uint32_t npid;		/* --pid, parsed */
+};
+
 struct command;
 
 struct cmdline {
@@ -82,6 +89,7 @@ struct cmdline {
 	struct selector sel[2];		/* args: INITIATOR [TARGET], parsed */
 	int run_opt;			/* one of run's options was given */
 	struct run_opts run;
+	struct proc_opts proc;
 };
 
 struct command {
@@ -102,6 +110,8 @@ struct command {
 #define CMD_BY		(1U << 2)	/* takes --by (required) and --only */
 #define CMD_RUN		(1U << 3)	/* takes run's options and -- PROGRAM */
 #define CMD_NO_TOPOLOGY	(1U << 4)	/* also runs without an HMS topology */
+#define CMD_PID		(1U << 5)	/* takes --pid (required) */
+#define CMD_MOVE	(1U << 6)	/* takes --from, --to and --all */
 
 static const char *const format_names[FMT_COUNT] = {
 	[FMT_TABLE] = "table", [FMT_JSON] = "json", [FMT_DOT] = "dot",
@@ -577,6 +587,54 @@ static int cmd_show(const struct hms_topology *topo, const struct cmdline *cl)
 }
 
 /* ------------------------------------------------------------------ */
+/* stat, migrate                                                       */
+
+static int check_pid(struct cmdline *cl)
+{
+	struct proc_opts *o = &cl->proc;
+	unsigned int n;
+	int ret;
+
+	if (!o->pid)
+		return usage_error("%s: --pid is required", cl->cmd->name);
+	if (parse_num(o->pid, &o->npid) || !o->npid)
+		return usage_error("invalid --pid '%s'", o->pid);
+	if (!(cl->cmd->flags & CMD_MOVE))
+		return 0;
+	if (!o->to)
+		return usage_error("%s: --to is required", cl->cmd->name);
+	ret = parse_spec(o->to, &n);
+	if (!ret && o->from)
+		ret = parse_spec(o->from, &n);
+	return ret;
+}
+
+static int cmd_stat(const struct hms_topology *topo, const struct cmdline *cl)
+{
+	return proc_stat(topo, (int)cl->proc.npid, cl->fmt);
+}
+
+static int cmd_migrate(const struct hms_topology *topo,
+		       const struct cmdline *cl)
+{
+	const struct proc_opts *o = &cl->proc;
+	uint32_t from[64], to[64];
+	unsigned int nfrom = 0, nto;
+	int ret;
+
+	parse_spec(o->to, &nto);
+	ret = resolve_spec(topo, o->to, to);
+	if (!ret && o->from) {
+		parse_spec(o->from, &nfrom);
+		ret = resolve_spec(topo, o->from, from);
+	}
+	if (ret)
+		return ret;
+	return proc_migrate(topo, (int)o->npid, from, nfrom, to, nto,
+			    o->all ? HMS_MIGRATE_ALL : 0, cl->fmt);
+}
+
+/* ------------------------------------------------------------------ */
 /* the commands                                                        */
 
 static const struct command commands[] = {
@@ -632,6 +690,23 @@ static const struct command commands[] = {
 		.handler = cmd_show,
 		.help = "the memory policy of hmsctl itself, as inherited "
 			"(like numactl --show)",
+	}, {
+		.name = "stat",
+		.synopsis = "--pid PID",
+		.flags = CMD_JSON | CMD_PID,
+		.check = check_pid,
+		.handler = cmd_stat,
+		.help = "the memory of process PID on each target, system and "
+			"device, in MB (like numastat -p)",
+	}, {
+		.name = "migrate",
+		.synopsis = "--pid PID [--from SPEC] --to SPEC [--all]",
+		.flags = CMD_JSON | CMD_PID | CMD_MOVE,
+		.check = check_pid,
+		.handler = cmd_migrate,
+		.help = "move the pages of process PID (those on the --from "
+			"targets) to the first --to target with room; --all: "
+			"also pages other processes map (like migratepages)",
 	},
 };
 
@@ -690,6 +765,8 @@ static const char usage_notes[] =
 "                       \"devices\"; default $HMS_SYSFS_ROOT or /sys/bus/hms)\n"
 "  -f, --format FORMAT  table (default), json, or dot (topology only);\n"
 "                       --json and --dot are short for --format json|dot\n"
+"  -p, --pid PID        stat, migrate: the process (its memory is read and\n"
+"                       moved with move_pages()'s permissions)\n"
 "  -h, --help           this text\n"
 "  -V, --version        version\n"
 "\n"
@@ -765,6 +842,10 @@ static const struct option opts[] = {
 	{ "interleave",	optional_argument,	NULL, 'i' },
 	{ "targets",	required_argument,	NULL, 't' },
 	{ "initiator",	required_argument,	NULL, 'I' },
+	{ "pid",	required_argument,	NULL, 'p' },
+	{ "from",	required_argument,	NULL, 'F' },
+	{ "to",		required_argument,	NULL, 'T' },
+	{ "all",	no_argument,		NULL, 'a' },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ "version",	no_argument,		NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -819,6 +900,18 @@ static int parse_option(struct cmdline *cl, int c, char **argv)
 	case 'I':
 		cl->run.initiator = optarg;
 		break;
+	case 'p':
+		cl->proc.pid = optarg;
+		return 0;
+	case 'F':
+		cl->proc.from = optarg;
+		return 0;
+	case 'T':
+		cl->proc.to = optarg;
+		return 0;
+	case 'a':
+		cl->proc.all = 1;
+		return 0;
 	case 'h':
 		usage(stdout);
 		return DONE;
@@ -853,7 +946,7 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		}
 	}
 	opterr = 0;	/* our own messages, prefixed "hmsctl:" */
-	while ((c = getopt_long(argc, argv, ":r:f:hV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":r:f:p:hV", opts, NULL)) != -1) {
 		ret = parse_option(cl, c, argv);
 		if (ret)
 			return ret;
@@ -895,6 +988,13 @@ static int check_cmdline(struct cmdline *cl)
 	if ((cl->by || cl->only) && !(c->flags & CMD_BY))
 		return usage_error("--by/--only only apply to %s",
 				   commands_with(CMD_BY, names, sizeof(names)));
+	if (cl->proc.pid && !(c->flags & CMD_PID))
+		return usage_error("--pid only applies to %s",
+				   commands_with(CMD_PID, names, sizeof(names)));
+	if ((cl->proc.from || cl->proc.to || cl->proc.all) &&
+	    !(c->flags & CMD_MOVE))
+		return usage_error("--from, --to and --all only apply to %s",
+				   commands_with(CMD_MOVE, names, sizeof(names)));
 	return c->check ? c->check(cl) : 0;
 }
 

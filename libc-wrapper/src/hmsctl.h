@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hmsctl.h - what the parts of hmsctl share: the command line and its
- * commands (hmsctl.c), the object selectors (hmsctl-select.c) and the
- * output printers (hmsctl-print.c).
+ * commands (hmsctl.c), the object selectors (hmsctl-select.c), the
+ * output printers (hmsctl-print.c) and another process's memory
+ * (hmsctl-proc.c).
  */
 #ifndef HMSCTL_H
 #define HMSCTL_H
@@ -68,5 +69,16 @@ void print_best(enum format fmt, const struct hms_initiator *in,
 /* The n targets the initiator reaches, best first, and their paths. */
 void print_fallback(enum format fmt, const struct hms_initiator *in,
 		    const char *by, const struct hms_target_perf *r, int n);
+
+/*
+ * hmsctl-proc.c: the memory of process @pid per target (stat), and moving
+ * it (migrate: the pages on @from, or all with nfrom 0, to the ordered
+ * @to; flags 0 or HMS_MIGRATE_ALL). 0, or EXIT_RUNTIME with a message.
+ */
+int proc_stat(const struct hms_topology *topo, int pid, enum format fmt);
+int proc_migrate(const struct hms_topology *topo, int pid,
+		 const uint32_t *from, unsigned int nfrom,
+		 const uint32_t *to, unsigned int nto, unsigned int flags,
+		 enum format fmt);
 
 #endif /* HMSCTL_H */

@@ -43,6 +43,7 @@ place_home() { echo "mbind:bind:$H touch mbind:default"; }
 PC=/sys/kernel/debug/hbind/parallel_copy
 
 teardown() {
+	teardown_holders
 	[ -z "${HB_CG:-}" ] || rmdir "$HB_CG" 2>/dev/null || true
 	[ ! -w $PC ] || echo 0 > $PC
 }
@@ -744,4 +745,112 @@ pid_nodes() {
 		assert_line "bad flags: EINVAL unchanged"
 		assert_line "bad valid: 0 changed"
 	done
+}
+
+# node_totals: "NodeN=MB ..." from the Total row of numastat -p or hmsctl
+# stat output in $output, in node order
+node_totals() {
+	awk '/^Per-/ {
+		getline
+		n = 0
+		for (i = 1; i <= NF; i++) {
+			if ($i == "Node" || $i == "Target") { col[++n] = $i $(i + 1); i++ }
+			else col[++n] = $i
+		}
+		next
+	}
+	/^Total/ { for (i = 2; i <= NF; i++) if (col[i - 1] ~ /^Node/) print col[i - 1] "=" $i }' <<< "$output" |
+		sort -V | tr '\n' ' '
+}
+
+# numa_pages PID: "NN=PAGES ..." per node, summed over /proc/PID/numa_maps
+numa_pages() {
+	awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^N[0-9]+=/) { split($i, kv, "="); n[kv[1]] += kv[2] } }
+	     END { for (k in n) print k "=" n[k] }' "/proc/$1/numa_maps" | sort -V | tr '\n' ' '
+}
+
+# holder SIZE NODE [SETPRIV...]: a process started on HB_CPU with SIZE pages
+# touched on NODE, that then sleeps; its pid in HOLDER (teardown kills it)
+holder() {
+	local n=$1 node=$2 i
+	shift 2
+	"$@" taskset -c "$HB_CPU" hbind-do -n "$n" mbind:bind:$node touch sleep:600000 >/dev/null &
+	HOLDER=$!
+	HOLDERS="${HOLDERS:-} $HOLDER"
+	for i in $(seq 100); do
+		grep -q "N$node=$n\b" /proc/$HOLDER/numa_maps 2>/dev/null && return 0
+		sleep 0.1
+	done
+	fail "the holder process did not touch its $n pages on node $node"
+}
+
+teardown_holders() {
+	local p
+	for p in ${HOLDERS:-}; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+	HOLDERS=
+}
+
+@test "hmsctl stat --pid: a process's memory per node as numastat -p shows it, as root and as its own unprivileged user; EPERM on another user's process" {
+	need_mem_nodes 3
+	pid_nodes
+	local want root_pid nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	holder 4096 "$B"
+	run numastat -p "$HOLDER"
+	assert_success
+	want=$(node_totals)
+	hb_log "numastat -p: $want"
+	run hmsctl stat --pid "$HOLDER"
+	assert_success
+	assert_line --partial "Per-target process memory usage (in MBs) for PID $HOLDER (hbind-do)"
+	assert_equal "$(node_totals)" "$want"
+	[[ $(node_totals) == *"Node$B=16."* ]]
+	run hmsctl --json stat --pid "$HOLDER"
+	assert_success
+	[ "$(jq ".targets[] | select(.nid == $B) | .private" <<< "$output")" -ge 4096 ]
+	# page by page what numa_maps counts
+	assert_equal "$(jq -r '.targets[] | select(.nid >= 0 and .pages > 0) | "N\(.nid)=\(.pages)"' <<< "$output" | sort -V | tr '\n' ' ')" \
+		"$(numa_pages "$HOLDER")"
+	root_pid=$HOLDER
+	# unprivileged: its own process, not root's
+	holder 1024 "$A" "${nobody[@]}"
+	run numastat -p "$HOLDER"
+	want=$(node_totals)
+	run "${nobody[@]}" hmsctl stat --pid "$HOLDER"
+	assert_success
+	assert_equal "$(node_totals)" "$want"
+	run "${nobody[@]}" hmsctl stat --pid "$root_pid"
+	assert_failure 1
+	assert_output --partial "Operation not permitted"
+}
+
+@test "hmsctl migrate --pid --from --to moves what migratepages moves; without --from every page the process alone maps; --all needs CAP_SYS_NICE" {
+	need_mem_nodes 3
+	pid_nodes
+	local p1 p2 got want
+	holder 2048 "$B"
+	p1=$HOLDER
+	holder 2048 "$B"
+	p2=$HOLDER
+	run hmsctl migrate --pid "$p1" --from "node:$B" --to "node:$TO"
+	assert_success
+	assert_output --regexp '^[0-9]+ pages moved$'
+	[ "${output%% *}" -ge 2048 ]
+	run migratepages "$p2" "$B" "$TO"
+	assert_success
+	got=$(numa_pages "$p1") want=$(numa_pages "$p2")
+	hb_log "hmsctl migrate: $got" "migratepages: $want"
+	assert_equal "$got" "$want"
+	# every page left B
+	[[ $got =~ N$TO=(20[4-9][0-9]|2[1-9][0-9][0-9]) ]]
+	[[ $got != *"N$B="* ]]
+	# back to A, every page that is not there: what numastat then shows on A
+	run hmsctl --json migrate --pid "$p1" --to "node:$A"
+	assert_success
+	[ "$(jq .moved <<< "$output")" -ge 2048 ]
+	got=$(numa_pages "$p1")
+	hb_log "hmsctl migrate --to node:$A: $got"
+	[[ $got =~ N$A=(20[4-9][0-9]|2[1-9][0-9][0-9]) ]]
+	run setpriv --bounding-set -sys_nice hmsctl migrate --pid "$p1" --to "node:$B" --all
+	assert_failure 1
+	assert_output --partial "Operation not permitted"
 }

@@ -29,7 +29,7 @@ sed -n 's/^[[:space:]]*\(hbind\|hms_[a-z_0-9]*\);$/\1/p' "$src/libhms.map" |
 if [ -e "$lib" ]; then
 	nm -D --defined-only "$lib" | awk '$2 == "T" { print $3 }' > "$tmp/syms"
 	sed 's/@.*//' "$tmp/syms" | sort -u > "$tmp/exported"
-	grep -vE '@@HMS_1\.[01]$' "$tmp/syms" > "$tmp/unversioned"
+	grep -vE '@@HMS_1\.[012]$' "$tmp/syms" > "$tmp/unversioned"
 else
 	echo "missing $lib" > "$tmp/unversioned"
 	: > "$tmp/exported"
@@ -42,7 +42,7 @@ result $? "libhms.map lists exactly the functions hms.h declares" "$d"
 d=$(diff "$tmp/header" "$tmp/exported")
 result $? "libhms.so exports exactly the functions hms.h declares" "$d"
 [ ! -s "$tmp/unversioned" ]
-result $? "every exported function has a version, HMS_1.0 or HMS_1.1" "$(cat "$tmp/unversioned")"
+result $? "every exported function has a version, HMS_1.0 to HMS_1.2" "$(cat "$tmp/unversioned")"
 d=$(comm -23 "$tmp/header" "$tmp/man")
 [ -z "$d" ]
 result $? "every public function has its man page (man3/FUNCTION.3)" "missing: $d"

@@ -130,6 +130,14 @@ cli_transcript() {
 	run "" --dot run --targets 1 -- true
 	run "" best 1 --by speed
 	run "" fallback 1
+	run "" stat
+	run "" stat --pid 0
+	run "" stat --pid 1x
+	run "" --pid 1 topology
+	run "" migrate --pid 1
+	run "" migrate --pid 1 --to node:x
+	run "" stat --pid 1 --to 1
+	run "" --dot stat --pid 1
 }
 
 names=(cli)

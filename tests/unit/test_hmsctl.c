@@ -420,7 +420,7 @@ static void help_and_version(void)
 	HMSCTL("path", "-h");
 	CHECK(r.status == 0 && !strncmp(r.out, "usage: hmsctl", 13), "-h anywhere");
 	HMSCTL("--version");
-	OK_OUT("hmsctl (libhms) 1.1\n");
+	OK_OUT("hmsctl (libhms) 1.2\n");
 }
 
 TESTS(

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * hmsctl-proc.c - another process's memory: where it is, target by target
+ * (hmsctl stat -p, the numastat -p form, device memory included), and
+ * moving it (hmsctl migrate -p, the migratepages form), through a pidfd
+ * with hms_query_pid() and hms_migrate_pid(): the kernel checks
+ * move_pages(2)'s permissions.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "hmsctl.h"
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+
+/* the rows of numastat -p */
+enum kind { K_HUGE, K_HEAP, K_STACK, K_PRIVATE, K_COUNT };
+
+static const char *const kind_names[K_COUNT] = {
+	"Huge", "Heap", "Stack", "Private",
+};
+
+/* One mapping of the process, from /proc/PID/smaps. */
+struct mapping {
+	unsigned long start, end;
+	enum kind kind;
+};
+
+/* Pages per query: the buffer holds this many entries. */
+#define CHUNK_PAGES	4096UL
+
+struct proc {
+	int pid, pidfd;
+	char comm[64];
+	struct mapping *maps;
+	size_t nmaps;
+	int32_t *buf;		/* CHUNK_PAGES entries */
+	unsigned long psz;
+};
+
+static int proc_open(struct proc *p, int pid)
+{
+	char path[64], line[512];
+	size_t cap = 0, i;
+	FILE *f;
+
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	p->psz = (unsigned long)sysconf(_SC_PAGESIZE);
+	p->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	/* the kernel's answer on the permission first (an empty range) */
+	if (p->pidfd < 0 || hms_query_pid(p->pidfd, 0, 0, NULL)) {
+		errmsg("process %d: %s", pid, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	f = fopen(path, "r");
+	if (f) {
+		if (fgets(p->comm, sizeof(p->comm), f))
+			p->comm[strcspn(p->comm, "\n")] = '\0';
+		fclose(f);
+	}
+	/* printed as it is in JSON too: nothing to escape */
+	for (i = 0; p->comm[i]; i++) {
+		if (p->comm[i] < ' ' || p->comm[i] == '"' ||
+		    p->comm[i] == '\\' || p->comm[i] == 127)
+			p->comm[i] = '?';
+	}
+	/* smaps: the mappings, and the page size of hugetlb ones */
+	snprintf(path, sizeof(path), "/proc/%d/smaps", pid);
+	f = fopen(path, "r");
+	if (!f) {
+		errmsg("%s: %s", path, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long s, e, kb;
+		char name[256] = "";
+		struct mapping *m;
+
+		if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %255s", &s, &e,
+			   name) >= 2 && strchr(line, '-') < strchr(line, ' ')) {
+			if (p->nmaps == cap) {
+				cap = cap ? 2 * cap : 64;
+				m = realloc(p->maps, cap * sizeof(*m));
+				if (!m)
+					break;
+				p->maps = m;
+			}
+			m = &p->maps[p->nmaps++];
+			m->start = s;
+			m->end = e;
+			m->kind = !strcmp(name, "[heap]") ? K_HEAP :
+				  !strncmp(name, "[stack", 6) ? K_STACK :
+				  K_PRIVATE;
+		} else if (p->nmaps &&
+			   sscanf(line, "KernelPageSize: %lu kB", &kb) == 1 &&
+			   kb * 1024 != p->psz) {
+			p->maps[p->nmaps - 1].kind = K_HUGE;
+		}
+	}
+	fclose(f);
+	p->buf = calloc(CHUNK_PAGES, sizeof(*p->buf));
+	if (!p->buf || (cap && !p->maps)) {
+		errmsg("%s", strerror(ENOMEM));
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+static void proc_close(struct proc *p)
+{
+	if (p->pidfd >= 0)
+		close(p->pidfd);
+	free(p->maps);
+	free(p->buf);
+}
+
+/*
+ * QUERY [addr, addr + n pages) of the process into p->buf. A mapping gone
+ * meanwhile (EFAULT) or one hbind() cannot name ([vsyscall], EINVAL) reads
+ * as not populated: 1; an error the caller must see: -1 with a message.
+ */
+static int query_chunk(struct proc *p, unsigned long addr, unsigned long n)
+{
+	unsigned long i;
+
+	if (!hms_query_pid(p->pidfd, addr, n * p->psz, p->buf))
+		return 0;
+	if (errno != EFAULT && errno != EINVAL) {
+		errmsg("process %d: %s", p->pid, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		p->buf[i] = HMS_QUERY_NOT_PRESENT;
+	return 1;
+}
+
+/* the column of the target with uid @uid, or -1 */
+static int column_of(const struct hms_topology *topo, int32_t uid)
+{
+	unsigned int i, n = hms_topology_ntargets(topo);
+
+	for (i = 0; i < n; i++)
+		if (hms_target_uid(hms_topology_target(topo, i)) ==
+		    (uint32_t)uid)
+			return (int)i;
+	return -1;
+}
+
+static void column_name(const struct hms_target *t, char *buf, size_t size)
+{
+	if (hms_target_nid(t) >= 0)
+		snprintf(buf, size, "Node %d", hms_target_nid(t));
+	else
+		snprintf(buf, size, "Target %" PRIu32, hms_target_uid(t));
+}
+
+static void print_stat(const struct hms_topology *topo, const struct proc *p,
+		       unsigned long (*pages)[K_COUNT], enum format fmt)
+{
+	unsigned int i, n = hms_topology_ntargets(topo);
+	double mb = (double)p->psz / (1024 * 1024), total, sum;
+	char name[32];
+	int k;
+
+	if (fmt == FMT_JSON) {
+		printf("{\"pid\": %d, \"comm\": \"%s\", \"page_size\": %lu, "
+		       "\"targets\": [", p->pid, p->comm, p->psz);
+		for (i = 0; i < n; i++) {
+			const struct hms_target *t = hms_topology_target(topo, i);
+
+			printf("%s\n  {\"uid\": %" PRIu32 ", \"nid\": %d, "
+			       "\"type\": \"%s\"", i ? "," : "",
+			       hms_target_uid(t), hms_target_nid(t),
+			       hms_target_type_name(t));
+			sum = 0;
+			for (k = 0; k < K_COUNT; k++) {
+				printf(", \"%c%s\": %lu", kind_names[k][0] + 32,
+				       kind_names[k] + 1, pages[i][k]);
+				sum += (double)pages[i][k];
+			}
+			printf(", \"pages\": %.0f}", sum);
+		}
+		printf("\n]}\n");
+		return;
+	}
+	printf("Per-target process memory usage (in MBs) for PID %d (%s)\n",
+	       p->pid, p->comm);
+	printf("%-16s", "");
+	for (i = 0; i < n; i++) {
+		column_name(hms_topology_target(topo, i), name, sizeof(name));
+		printf(" %15s", name);
+	}
+	printf(" %15s\n%-16s", "Total", "");
+	for (i = 0; i <= n; i++)
+		printf(" ---------------");
+	putchar('\n');
+	for (k = 0; k < K_COUNT; k++) {
+		printf("%-16s", kind_names[k]);
+		for (i = 0, total = 0; i < n; i++) {
+			printf(" %15.2f", (double)pages[i][k] * mb);
+			total += (double)pages[i][k] * mb;
+		}
+		printf(" %15.2f\n", total);
+	}
+	printf("----------------");
+	for (i = 0; i <= n; i++)
+		printf(" ---------------");
+	printf("\n%-16s", "Total");
+	for (i = 0, total = 0; i < n; i++) {
+		for (k = 0, sum = 0; k < K_COUNT; k++)
+			sum += (double)pages[i][k] * mb;
+		printf(" %15.2f", sum);
+		total += sum;
+	}
+	printf(" %15.2f\n", total);
+}
+
+int proc_stat(const struct hms_topology *topo, int pid, enum format fmt)
+{
+	unsigned int n = hms_topology_ntargets(topo);
+	unsigned long (*pages)[K_COUNT] = calloc(n ? n : 1, sizeof(*pages));
+	unsigned long addr, c, i;
+	struct proc p;
+	size_t m;
+	int ret;
+
+	if (!pages) {
+		errmsg("%s", strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	ret = proc_open(&p, pid);
+	for (m = 0; !ret && m < p.nmaps; m++) {
+		const struct mapping *map = &p.maps[m];
+
+		for (addr = map->start; !ret && addr < map->end;
+		     addr += c * p.psz) {
+			c = (map->end - addr) / p.psz;
+			if (c > CHUNK_PAGES)
+				c = CHUNK_PAGES;
+			if (query_chunk(&p, addr, c) < 0) {
+				ret = EXIT_RUNTIME;
+				break;
+			}
+			for (i = 0; i < c; i++) {
+				int col = p.buf[i] >= 0 ?
+					  column_of(topo, p.buf[i]) : -1;
+
+				if (col >= 0)
+					pages[col][map->kind]++;
+			}
+		}
+	}
+	if (!ret)
+		print_stat(topo, &p, pages, fmt);
+	proc_close(&p);
+	free(pages);
+	return ret;
+}
+
+static int uid_in(int32_t uid, const uint32_t *uids, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if ((uint32_t)uid == uids[i])
+			return 1;
+	return 0;
+}
+
+/*
+ * MIGRATE [addr, addr + n pages) to @to; with @from, only the runs of
+ * pages on those targets. Adds the pages moved to *@moved.
+ */
+static int migrate_chunk(struct proc *p, unsigned long addr, unsigned long n,
+			 const uint32_t *from, unsigned int nfrom,
+			 const uint32_t *to, unsigned int nto,
+			 unsigned int flags, unsigned long *moved)
+{
+	unsigned long i, j;
+	long r;
+
+	if (!nfrom) {
+		r = hms_migrate_pid(p->pidfd, addr, n * p->psz, to, nto, flags);
+		goto out;
+	}
+	r = query_chunk(p, addr, n);
+	if (r)
+		return r < 0 ? -1 : 0;
+	for (i = 0; i < n; i = j) {
+		for (; i < n && !uid_in(p->buf[i], from, nfrom); i++)
+			;
+		for (j = i; j < n && uid_in(p->buf[j], from, nfrom); j++)
+			;
+		if (i == j)
+			break;
+		r = hms_migrate_pid(p->pidfd, addr + i * p->psz,
+				    (j - i) * p->psz, to, nto, flags);
+		if (r < 0)
+			goto out;
+		*moved += (unsigned long)r;
+	}
+	return 0;
+out:
+	if (r >= 0) {
+		*moved += (unsigned long)r;
+		return 0;
+	}
+	/* unmapped meanwhile, or [vsyscall]: nothing to move there */
+	if (errno == EFAULT || errno == EINVAL)
+		return 0;
+	errmsg("process %d: %s", p->pid, strerror(errno));
+	return -1;
+}
+
+int proc_migrate(const struct hms_topology *topo, int pid,
+		 const uint32_t *from, unsigned int nfrom,
+		 const uint32_t *to, unsigned int nto, unsigned int flags,
+		 enum format fmt)
+{
+	unsigned long addr, c, moved = 0;
+	struct proc p;
+	size_t m;
+	int ret;
+
+	(void)topo;
+	ret = proc_open(&p, pid);
+	for (m = 0; !ret && m < p.nmaps; m++) {
+		const struct mapping *map = &p.maps[m];
+
+		for (addr = map->start; !ret && addr < map->end;
+		     addr += c * p.psz) {
+			c = (map->end - addr) / p.psz;
+			if (c > CHUNK_PAGES)
+				c = CHUNK_PAGES;
+			if (migrate_chunk(&p, addr, c, from, nfrom, to, nto,
+					  flags, &moved))
+				ret = EXIT_RUNTIME;
+		}
+	}
+	if (!ret && fmt == FMT_JSON)
+		printf("{\"pid\": %d, \"moved\": %lu}\n", pid, moved);
+	else if (!ret)
+		printf("%lu pages moved\n", moved);
+	proc_close(&p);
+	return ret;
+}
