@@ -439,6 +439,35 @@ as_nobody() {
 	assert_output "stats: uid $dev capacity 4096 used 0 to $n from $n"
 }
 
+@test "another process's memory to the device and back through a pidfd (PROCESS): allowed only when both the caller and the process have the device open, EACCES and nothing moved otherwise; QUERY sees the device pages that move_pages(pid) cannot" {
+	need_other
+	local dev a=$HOME_NODE b=$OTHER who lay
+	load_hms mem_mb=16
+	dev=$(uid_of "$(dev_obj 0 target)")
+	lay="${a}x32 ${b}x30 -2x2"
+	# hbind-pid: a process with 32 pages on a, 30 on b, 2 never touched
+	run taskset -c "$CPU" hbind-pid -n "$a,$b,$a" -t "$dev" -D /dev/hms_test0 devmigrate
+	assert_success
+	assert_line "devmigrate to: 0 moved 62 -2x64"
+	# hmsctl stat --pid: the 62 pages (0.24 MB) in the device target's column
+	assert_line "stat| [exit 0]"
+	[ "$(sed -n 's/^stat| //p' <<< "$output" | awk -v col="Target $dev" '
+		/^Per-/ { getline; n = split($0, h, /  +/); for (i = 1; i <= n; i++) if (h[i] == col) c = i; next }
+		/^Total/ && c { split($0, v, / +/); print v[c] }')" = 0.24 ]
+	assert_line "devmigrate move_pages: 0 -2x64"
+	assert_line "devmigrate back: 0 moved 62 ${a}x62 -2x2"
+	for who in caller target none; do
+		run taskset -c "$CPU" hbind-pid -n "$a,$b,$a" -t "$dev" -D /dev/hms_test0 -o $who devmigrate
+		assert_success
+		assert_line "devmigrate to: EACCES moved 0 $lay"
+		assert_line "devmigrate query: 0 $lay"
+		assert_line "devmigrate move_pages: 0 $lay"
+		assert_line "devmigrate back: 0 moved 30 ${a}x62 -2x2"
+	done
+	run devtest stats
+	assert_output "stats: uid $dev capacity 4096 used 0 to 62 from 62"
+}
+
 @test "device memory has an owner, unprivileged (uid 65534): refused without the device, EPERM for MIGRATE_ALL; allowed once the device node lets it open" {
 	need_other
 	command -v setpriv >/dev/null || fail "no setpriv (util-linux) in the guest"

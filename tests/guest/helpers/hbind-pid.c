@@ -5,6 +5,7 @@
  *
  *   hbind-pid -n A,B,TO [-p PAGES] [-T UID] [-U UID] [-d] [-s] [-g CGROUP]
  *             query|migrate|migrate-all|bad
+ *   hbind-pid -n A,B,TO -t UID -D DEV [-o both|caller|target|none] devmigrate
  *
  * A target process (a child) maps PAGES pages (default 64): the first half
  * on node A, then node B but for the last two pages, which stay untouched;
@@ -26,6 +27,15 @@
  * bad: calls that must fail and change nothing: a file that is not a
  *   pidfd, the pidfd of an exited process, of a thread, PROCESS not first,
  *   PROCESS with a BIND, flags: "bad CASE: ERRNO unchanged|changed".
+ * devmigrate: MIGRATE through a pidfd to the device target UID (-t), with
+ *   the device file DEV open in the target process, the helper, both
+ *   (default) or neither (-o); then QUERY through the pidfd and move_pages(pid, NULL), then
+ *   MIGRATE back to node A: "devmigrate to: ERRNO moved N LAYOUT" (then
+ *   what hmsctl stat --pid prints of the process, each line after
+ *   "stat| "),
+ *   "devmigrate query: ERRNO LAYOUT", "devmigrate move_pages: ERRNO
+ *   LAYOUT", "devmigrate back: ERRNO moved N LAYOUT", where the pages on
+ *   the device target read as 999 in a QUERY's LAYOUT.
  *
  * Exit 0, 1 on a failure of the helper itself, 2 usage.
  */
@@ -60,8 +70,9 @@
 
 static long psz;
 static int npages = 64, nodes[3], nnodes, nodump, shared;
-static long target_uid = -1, caller_uid = -1;
-static const char *cgroup;
+static long target_uid = -1, caller_uid = -1, dev_uid = -1;
+static const char *cgroup, *dev_path;
+static const char *opens = "both";
 
 static void __attribute__((noreturn)) usage(void);
 
@@ -157,6 +168,9 @@ static void target_main(int cmd, int ans)
 		drop_to(target_uid);
 	/* a change of uid made it non-dumpable (suid_dumpable 0) */
 	CHECK(!prctl(PR_SET_DUMPABLE, !nodump), "PR_SET_DUMPABLE");
+	/* the device's driver lets this process use its memory */
+	CHECK(!dev_path || (strcmp(opens, "both") && strcmp(opens, "target")) ||
+	      open(dev_path, O_RDWR) >= 0, "%s: %s", dev_path, strerror(errno));
 	p = mmap(NULL, npages * psz, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	CHECK(p != MAP_FAILED, "mmap: %s", strerror(errno));
@@ -458,6 +472,79 @@ static int do_bad(void)
 	return 0;
 }
 
+/* hmsctl stat --pid @pid, each line of its output after "stat| " */
+static void hmsctl_stat(pid_t pid)
+{
+	char cmd[64], line[512];
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "hmsctl stat --pid %d 2>&1", pid);
+	fflush(stdout);
+	f = popen(cmd, "r");
+	CHECK(f, "popen: %s", strerror(errno));
+	while (fgets(line, sizeof(line), f))
+		printf("stat| %s", line);
+	printf("stat| [exit %d]\n", WEXITSTATUS(pclose(f)));
+}
+
+/* MIGRATE through @pidfd to @uid: 0 or errno, the result word in *@moved */
+static int migrate_pidfd(int pidfd, char *addr, uint32_t uid, uint32_t *moved)
+{
+	uint32_t atoms[] = {
+		HBIND_ATOM(HBIND_CMD_PROCESS, HBIND_PROCESS_NDWORDS), 0,
+		(uint32_t)pidfd,
+		HBIND_ATOM(HBIND_CMD_MIGRATE, HBIND_MIGRATE_NDWORDS), 0, 0,
+	};
+	int e = sys_hbind(addr, npages * psz, &uid, 1, atoms, 6) ? errno : 0;
+
+	*moved = e ? 0 : atoms[5];
+	return e;
+}
+
+static int do_devmigrate(void)
+{
+	int32_t *buf = calloc(npages, sizeof(*buf));
+	void **pages = calloc(npages, sizeof(*pages));
+	int *status = calloc(npages, sizeof(*status));
+	char line[LAYOUT_MAX];
+	struct target t;
+	uint32_t moved;
+	int i, e;
+
+	CHECK(buf && pages && status, "out of memory");
+	CHECK(dev_uid >= 0 && dev_path, "-t UID -D DEV are needed");
+	target_start(&t);
+	CHECK((strcmp(opens, "both") && strcmp(opens, "caller")) ||
+	      open(dev_path, O_RDWR) >= 0, "%s: %s", dev_path, strerror(errno));
+
+	e = migrate_pidfd(t.pidfd, t.addr, dev_uid, &moved);
+	target_layout(&t, line, sizeof(line));
+	printf("devmigrate to: %s moved %u %s\n", hb_errname(e), moved, line);
+	hmsctl_stat(t.pid);
+
+	e = query_hbind(t.pidfd, t.addr, buf) ? errno : 0;
+	for (i = 0; i < npages && !e; i++)
+		if (buf[i] == dev_uid)
+			buf[i] = 999;
+		else if (buf[i] >= 0)
+			buf[i] = hb_node_of_uid(buf[i]);
+	encode(buf, e ? 0 : npages, line, sizeof(line));
+	printf("devmigrate query: %s %s\n", hb_errname(e), line);
+
+	for (i = 0; i < npages; i++)
+		pages[i] = t.addr + i * psz;
+	e = sys_move_pages(t.pid, npages, pages, NULL, status, 0) ? errno : 0;
+	encode(status, e ? 0 : npages, line, sizeof(line));
+	printf("devmigrate move_pages: %s %s\n", hb_errname(e), line);
+
+	e = migrate_pidfd(t.pidfd, t.addr, hb_uid_of_node(nodes[0]), &moved);
+	target_layout(&t, line, sizeof(line));
+	printf("devmigrate back: %s moved %u %s\n", hb_errname(e), moved,
+	       line);
+	target_stop(&t);
+	return 0;
+}
+
 static void opt_nodes(const char *arg)
 {
 	long v[3];
@@ -481,6 +568,13 @@ static const struct hb_opt opts[] = {
 	  .help = "the target process moves into CGROUP (cgroup v2)" },
 	{ .name = 'd', .kind = HB_OPT_FLAG, .dest = &nodump,
 	  .help = "the target process is not dumpable" },
+	{ .name = 't', .kind = HB_OPT_LONG, .dest = &dev_uid, .arg = "UID",
+	  .help = "devmigrate: the device target" },
+	{ .name = 'D', .kind = HB_OPT_STR, .dest = &dev_path, .arg = "DEV",
+	  .help = "devmigrate: the device file" },
+	{ .name = 'o', .kind = HB_OPT_STR, .dest = &opens,
+	  .arg = "both|caller|target|none",
+	  .help = "devmigrate: who opens DEV (default both)" },
 	{ .name = 's', .kind = HB_OPT_FLAG, .dest = &shared,
 	  .help = "its first 8 pages are shared with a child of its own" },
 	{ 0 }
@@ -490,7 +584,9 @@ static const struct hb_cli cli = {
 	.prog = "hbind-pid",
 	.synopsis = "hbind-pid -n A,B,TO [-p PAGES] [-T UID] [-U UID] [-d] "
 		    "[-s] [-g CGROUP]\n"
-		    "          query|migrate|migrate-all|bad",
+		    "          query|migrate|migrate-all|bad\n"
+		    "hbind-pid -n A,B,TO -t UID -D DEV [-o both|caller|target|none]\n"
+		    "          devmigrate",
 	.opts = opts,
 };
 
@@ -517,5 +613,7 @@ int main(int argc, char **argv)
 		return do_migrate(true);
 	if (!strcmp(argv[arg], "bad"))
 		return do_bad();
+	if (!strcmp(argv[arg], "devmigrate"))
+		return do_devmigrate();
 	usage();
 }
