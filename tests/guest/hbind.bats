@@ -854,3 +854,14 @@ teardown_holders() {
 	assert_failure 1
 	assert_output --partial "Operation not permitted"
 }
+
+@test "PROCESS while the process maps, unmaps, forks, execs and exits: every QUERY and MIGRATE through its pidfd returns 0, EFAULT (a hole) or ESRCH (gone), kernel quiet" {
+	need_mem_nodes 3
+	pid_nodes
+	run hbind-pid -n "$A,$B,$TO" -r 300 race
+	assert_success
+	hb_log "$output"
+	assert_line --regexp '^race: calls [0-9]+ ok [1-9][0-9]* EFAULT [0-9]+ ESRCH [1-9][0-9]* other 0$'
+	run dmesg
+	refute_output --partial "Call Trace"
+}

@@ -6,6 +6,7 @@
  *   hbind-pid -n A,B,TO [-p PAGES] [-T UID] [-U UID] [-d] [-s] [-g CGROUP]
  *             query|migrate|migrate-all|bad
  *   hbind-pid -n A,B,TO -t UID -D DEV [-o both|caller|target|none] devmigrate
+ *   hbind-pid -n A,B,TO [-r ROUNDS] race
  *
  * A target process (a child) maps PAGES pages (default 64): the first half
  * on node A, then node B but for the last two pages, which stay untouched;
@@ -36,6 +37,13 @@
  *   "devmigrate query: ERRNO LAYOUT", "devmigrate move_pages: ERRNO
  *   LAYOUT", "devmigrate back: ERRNO moved N LAYOUT", where the pages on
  *   the device target read as 999 in a QUERY's LAYOUT.
+ *
+ * race: a target process that, ROUNDS times (default 200), maps PAGES
+ *   pages at one address, touches them, forks a child that exits at once
+ *   and unmaps them, then execs /bin/true, while the helper streams
+ *   QUERY and MIGRATE (to A, then B) calls through its pidfd until it is
+ *   gone: "race: calls N ok N EFAULT N ESRCH N other N" (other: any
+ *   other result, which the caller must not see).
  *
  * Exit 0, 1 on a failure of the helper itself, 2 usage.
  */
@@ -73,6 +81,7 @@ static int npages = 64, nodes[3], nnodes, nodump, shared;
 static long target_uid = -1, caller_uid = -1, dev_uid = -1;
 static const char *cgroup, *dev_path;
 static const char *opens = "both";
+static int rounds = 200;
 
 static void __attribute__((noreturn)) usage(void);
 
@@ -545,6 +554,84 @@ static int do_devmigrate(void)
 	return 0;
 }
 
+static void race_target(int ans)
+{
+	size_t len = npages * psz;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int i;
+
+	CHECK(p != MAP_FAILED, "mmap: %s", strerror(errno));
+	CHECK(write(ans, &p, sizeof(p)) == sizeof(p), "pipe");
+	close(ans);
+	for (i = 0; i < rounds; i++) {
+		pid_t c;
+
+		CHECK(mmap(p, len, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == p,
+		      "mmap: %s", strerror(errno));
+		memset(p, i, len);
+		c = fork();
+		if (!c)
+			_exit(0);
+		waitpid(c, NULL, 0);
+		munmap(p + len / 2, len / 2);
+	}
+	execl("/bin/true", "true", (char *)NULL);
+	_exit(1);
+}
+
+static int do_race(void)
+{
+	uint32_t ua = hb_uid_of_node(nodes[0]), ub = hb_uid_of_node(nodes[1]);
+	long calls = 0, ok = 0, efault = 0, esrch = 0, other = 0;
+	int32_t *buf = calloc(npages, sizeof(*buf));
+	int ans[2], pidfd, e;
+	pid_t pid;
+	char *addr;
+
+	CHECK(buf, "out of memory");
+	CHECK(!pipe(ans), "pipe");
+	pid = fork();
+	CHECK(pid >= 0, "fork");
+	if (!pid) {
+		close(ans[0]);
+		race_target(ans[1]);
+	}
+	close(ans[1]);
+	CHECK(read(ans[0], &addr, sizeof(addr)) == sizeof(addr), "pipe");
+	pidfd = syscall(SYS_pidfd_open, pid, 0);
+	CHECK(pidfd >= 0, "pidfd_open: %s", strerror(errno));
+	for (;;) {
+		uint32_t moved;
+
+		if (calls % 2)
+			e = migrate_pidfd(pidfd, addr, calls % 4 == 1 ? ua : ub,
+					  &moved);
+		else
+			e = query_hbind(pidfd, addr, buf) ? errno : 0;
+		calls++;
+		if (!e)
+			ok++;
+		else if (e == EFAULT)
+			efault++;
+		else if (e == ESRCH)
+			esrch++;
+		else {
+			fprintf(stderr, "race: call %ld: %s\n", calls,
+				hb_errname(e));
+			other++;
+		}
+		/* reaped: the pidfd names no process any more */
+		if (e == ESRCH && waitpid(pid, NULL, WNOHANG) == pid)
+			break;
+	}
+	printf("race: calls %ld ok %ld EFAULT %ld ESRCH %ld other %ld\n",
+	       calls, ok, efault, esrch, other);
+	close(pidfd);
+	return 0;
+}
+
 static void opt_nodes(const char *arg)
 {
 	long v[3];
@@ -575,6 +662,8 @@ static const struct hb_opt opts[] = {
 	{ .name = 'o', .kind = HB_OPT_STR, .dest = &opens,
 	  .arg = "both|caller|target|none",
 	  .help = "devmigrate: who opens DEV (default both)" },
+	{ .name = 'r', .kind = HB_OPT_INT, .dest = &rounds, .arg = "ROUNDS",
+	  .help = "race: rounds of the target process (default 200)" },
 	{ .name = 's', .kind = HB_OPT_FLAG, .dest = &shared,
 	  .help = "its first 8 pages are shared with a child of its own" },
 	{ 0 }
@@ -586,7 +675,8 @@ static const struct hb_cli cli = {
 		    "[-s] [-g CGROUP]\n"
 		    "          query|migrate|migrate-all|bad\n"
 		    "hbind-pid -n A,B,TO -t UID -D DEV [-o both|caller|target|none]\n"
-		    "          devmigrate",
+		    "          devmigrate\n"
+		    "hbind-pid -n A,B,TO [-r ROUNDS] race",
 	.opts = opts,
 };
 
@@ -615,5 +705,7 @@ int main(int argc, char **argv)
 		return do_bad();
 	if (!strcmp(argv[arg], "devmigrate"))
 		return do_devmigrate();
+	if (!strcmp(argv[arg], "race"))
+		return do_race();
 	usage();
 }
