@@ -144,6 +144,34 @@ static int query_chunk(struct proc *p, unsigned long addr, unsigned long n)
 	return 1;
 }
 
+/*
+ * @fn on each run of at most CHUNK_PAGES pages of each mapping, in address
+ * order, until it returns non-zero, which is returned.
+ */
+static int for_each_chunk(struct proc *p,
+			  int (*fn)(struct proc *p, const struct mapping *map,
+				    unsigned long addr, unsigned long n,
+				    void *arg),
+			  void *arg)
+{
+	unsigned long addr, n;
+	size_t m;
+	int ret = 0;
+
+	for (m = 0; !ret && m < p->nmaps; m++) {
+		const struct mapping *map = &p->maps[m];
+
+		for (addr = map->start; !ret && addr < map->end;
+		     addr += n * p->psz) {
+			n = (map->end - addr) / p->psz;
+			if (n > CHUNK_PAGES)
+				n = CHUNK_PAGES;
+			ret = fn(p, map, addr, n, arg);
+		}
+	}
+	return ret;
+}
+
 /* the column of the target with uid @uid, or -1 */
 static int column_of(const struct hms_topology *topo, int32_t uid)
 {
@@ -225,13 +253,37 @@ static void print_stat(const struct hms_topology *topo, const struct proc *p,
 	printf(" %15.2f\n", total);
 }
 
+struct stat_arg {
+	const struct hms_topology *topo;
+	unsigned long (*pages)[K_COUNT];	/* per target, per row */
+};
+
+/* count the pages of a chunk, by target and row */
+static int stat_chunk(struct proc *p, const struct mapping *map,
+		      unsigned long addr, unsigned long n, void *arg)
+{
+	struct stat_arg *a = arg;
+	unsigned long i;
+
+	if (query_chunk(p, addr, n) < 0)
+		return EXIT_RUNTIME;
+	for (i = 0; i < n; i++) {
+		int col = p->buf[i] >= 0 ? column_of(a->topo, p->buf[i]) : -1;
+
+		if (col >= 0)
+			a->pages[col][map->kind]++;
+	}
+	return 0;
+}
+
 int proc_stat(const struct hms_topology *topo, int pid, enum format fmt)
 {
 	unsigned int n = hms_topology_ntargets(topo);
-	unsigned long (*pages)[K_COUNT] = calloc(n ? n : 1, sizeof(*pages));
-	unsigned long addr, c, i;
+	struct stat_arg a = {
+		.topo = topo, .pages = calloc(n ? n : 1, sizeof(*a.pages)),
+	};
+	unsigned long (*pages)[K_COUNT] = a.pages;
 	struct proc p;
-	size_t m;
 	int ret;
 
 	if (!pages) {
@@ -239,27 +291,8 @@ int proc_stat(const struct hms_topology *topo, int pid, enum format fmt)
 		return EXIT_RUNTIME;
 	}
 	ret = proc_open(&p, pid);
-	for (m = 0; !ret && m < p.nmaps; m++) {
-		const struct mapping *map = &p.maps[m];
-
-		for (addr = map->start; !ret && addr < map->end;
-		     addr += c * p.psz) {
-			c = (map->end - addr) / p.psz;
-			if (c > CHUNK_PAGES)
-				c = CHUNK_PAGES;
-			if (query_chunk(&p, addr, c) < 0) {
-				ret = EXIT_RUNTIME;
-				break;
-			}
-			for (i = 0; i < c; i++) {
-				int col = p.buf[i] >= 0 ?
-					  column_of(topo, p.buf[i]) : -1;
-
-				if (col >= 0)
-					pages[col][map->kind]++;
-			}
-		}
-	}
+	if (!ret)
+		ret = for_each_chunk(&p, stat_chunk, &a);
 	if (!ret)
 		print_stat(topo, &p, pages, fmt);
 	proc_close(&p);
@@ -277,49 +310,51 @@ static int uid_in(int32_t uid, const uint32_t *uids, unsigned int n)
 	return 0;
 }
 
+struct migrate_arg {
+	const uint32_t *from, *to;
+	unsigned int nfrom, nto, flags;
+	unsigned long moved;
+};
+
 /*
- * MIGRATE [addr, addr + n pages) to @to; with @from, only the runs of
- * pages on those targets. Adds the pages moved to *@moved.
+ * MIGRATE [addr, addr + n pages) to the --to targets; with --from, only
+ * the runs of pages on those targets.
  */
-static int migrate_chunk(struct proc *p, unsigned long addr, unsigned long n,
-			 const uint32_t *from, unsigned int nfrom,
-			 const uint32_t *to, unsigned int nto,
-			 unsigned int flags, unsigned long *moved)
+static int migrate_chunk(struct proc *p, const struct mapping *map,
+			 unsigned long addr, unsigned long n, void *arg)
 {
-	unsigned long i, j;
+	struct migrate_arg *a = arg;
+	unsigned long i = 0, j = n;
 	long r;
 
-	if (!nfrom) {
-		r = hms_migrate_pid(p->pidfd, addr, n * p->psz, to, nto, flags);
-		goto out;
+	(void)map;
+	if (a->nfrom) {
+		r = query_chunk(p, addr, n);
+		if (r)
+			return r < 0 ? EXIT_RUNTIME : 0;
 	}
-	r = query_chunk(p, addr, n);
-	if (r)
-		return r < 0 ? -1 : 0;
-	for (i = 0; i < n; i = j) {
-		for (; i < n && !uid_in(p->buf[i], from, nfrom); i++)
-			;
-		for (j = i; j < n && uid_in(p->buf[j], from, nfrom); j++)
-			;
-		if (i == j)
-			break;
+	for (; i < n; i = j) {
+		if (a->nfrom) {
+			for (; i < n && !uid_in(p->buf[i], a->from, a->nfrom);
+			     i++)
+				;
+			for (j = i; j < n && uid_in(p->buf[j], a->from,
+						   a->nfrom); j++)
+				;
+			if (i == j)
+				break;
+		}
 		r = hms_migrate_pid(p->pidfd, addr + i * p->psz,
-				    (j - i) * p->psz, to, nto, flags);
-		if (r < 0)
-			goto out;
-		*moved += (unsigned long)r;
+				    (j - i) * p->psz, a->to, a->nto, a->flags);
+		if (r >= 0) {
+			a->moved += (unsigned long)r;
+		} else if (errno != EFAULT && errno != EINVAL) {
+			errmsg("process %d: %s", p->pid, strerror(errno));
+			return EXIT_RUNTIME;
+		}
+		/* else unmapped meanwhile, or [vsyscall]: nothing to move */
 	}
 	return 0;
-out:
-	if (r >= 0) {
-		*moved += (unsigned long)r;
-		return 0;
-	}
-	/* unmapped meanwhile, or [vsyscall]: nothing to move there */
-	if (errno == EFAULT || errno == EINVAL)
-		return 0;
-	errmsg("process %d: %s", p->pid, strerror(errno));
-	return -1;
 }
 
 int proc_migrate(const struct hms_topology *topo, int pid,
@@ -327,30 +362,21 @@ int proc_migrate(const struct hms_topology *topo, int pid,
 		 const uint32_t *to, unsigned int nto, unsigned int flags,
 		 enum format fmt)
 {
-	unsigned long addr, c, moved = 0;
+	struct migrate_arg a = {
+		.from = from, .nfrom = nfrom, .to = to, .nto = nto,
+		.flags = flags,
+	};
 	struct proc p;
-	size_t m;
 	int ret;
 
 	(void)topo;
 	ret = proc_open(&p, pid);
-	for (m = 0; !ret && m < p.nmaps; m++) {
-		const struct mapping *map = &p.maps[m];
-
-		for (addr = map->start; !ret && addr < map->end;
-		     addr += c * p.psz) {
-			c = (map->end - addr) / p.psz;
-			if (c > CHUNK_PAGES)
-				c = CHUNK_PAGES;
-			if (migrate_chunk(&p, addr, c, from, nfrom, to, nto,
-					  flags, &moved))
-				ret = EXIT_RUNTIME;
-		}
-	}
+	if (!ret)
+		ret = for_each_chunk(&p, migrate_chunk, &a);
 	if (!ret && fmt == FMT_JSON)
-		printf("{\"pid\": %d, \"moved\": %lu}\n", pid, moved);
+		printf("{\"pid\": %d, \"moved\": %lu}\n", pid, a.moved);
 	else if (!ret)
-		printf("%lu pages moved\n", moved);
+		printf("%lu pages moved\n", a.moved);
 	proc_close(&p);
 	return ret;
 }

@@ -96,23 +96,14 @@ static int nweights;
 
 static void __attribute__((noreturn)) usage(void);
 
+/* hb_parse_list(), a usage error for a bad list */
 static int parse_list(const char *s, long *v, int max)
 {
-	char *end;
-	int n = 0;
+	int n = hb_parse_list(s, v, max);
 
-	while (n < max) {
-		v[n++] = strtol(s, &end, 0);
-		if (end == s)
-			usage();
-		if (!*end)
-			return n;
-		if (*end != ',')
-			usage();
-		s = end + 1;
-	}
-	usage();
-	return 0;
+	if (n < 0)
+		usage();
+	return n;
 }
 
 static void *map_anon(size_t len, int flags)

@@ -312,6 +312,26 @@ static inline unsigned long hb_parse_ul(const char *prog, const char *s,
 }
 
 /*
+ * "N,N,...": up to @max numbers (strtol base 0) into @v; their count, or -1
+ * for anything else (an empty item, a stray character, more than @max).
+ */
+static inline int hb_parse_list(const char *s, long *v, int max)
+{
+	char *end;
+	int n = 0;
+
+	while (n < max) {
+		v[n++] = strtol(s, &end, 0);
+		if (end == s || (*end && *end != ','))
+			return -1;
+		if (!*end)
+			return n;
+		s = end + 1;
+	}
+	return -1;
+}
+
+/*
  * The command line: a table of struct hb_opt, ended by { 0 }, drives
  * getopt() (options come first: parsing stops at the first non-option)
  * and the options part of the usage text. Each option is acted on when it
