@@ -266,9 +266,13 @@ static long query_hbind(int pidfd, char *addr, int32_t *buf)
 	return sys_hbind(addr, npages * psz, NULL, 0, atoms, 7);
 }
 
-static int do_query(void)
+/*
+ * "@hb: ERRNO LAYOUT" from QUERY through the pidfd of @t (target uids as
+ * nodes, the -t device target as 999), then "@mp: ERRNO LAYOUT" from
+ * move_pages(pid, NULL) of the same pages.
+ */
+static void print_where(struct target *t, const char *hb, const char *mp)
 {
-	struct target t;
 	int32_t *buf = calloc(npages, sizeof(*buf));
 	void **pages = calloc(npages, sizeof(*pages));
 	int *status = calloc(npages, sizeof(*status));
@@ -276,22 +280,33 @@ static int do_query(void)
 	int i, e;
 
 	CHECK(buf && pages && status, "out of memory");
+	e = query_hbind(t->pidfd, t->addr, buf) ? errno : 0;
+	for (i = 0; i < npages && !e; i++)
+		if (dev_uid >= 0 && buf[i] == dev_uid)
+			buf[i] = 999;
+		else if (buf[i] >= 0)
+			buf[i] = hb_node_of_uid(buf[i]);
+	encode(buf, e ? 0 : npages, line, sizeof(line));
+	printf("%s: %s %s\n", hb, hb_errname(e), line);
+
+	for (i = 0; i < npages; i++)
+		pages[i] = t->addr + i * psz;
+	e = sys_move_pages(t->pid, npages, pages, NULL, status, 0) ? errno : 0;
+	encode(status, e ? 0 : npages, line, sizeof(line));
+	printf("%s: %s %s\n", mp, hb_errname(e), line);
+	free(buf);
+	free(pages);
+	free(status);
+}
+
+static int do_query(void)
+{
+	struct target t;
+
 	target_start(&t);
 	if (caller_uid >= 0)
 		drop_to(caller_uid);
-
-	e = query_hbind(t.pidfd, t.addr, buf) ? errno : 0;
-	for (i = 0; i < npages && !e; i++)
-		if (buf[i] >= 0)
-			buf[i] = hb_node_of_uid(buf[i]);
-	encode(buf, e ? 0 : npages, line, sizeof(line));
-	printf("query hbind: %s %s\n", hb_errname(e), line);
-
-	for (i = 0; i < npages; i++)
-		pages[i] = t.addr + i * psz;
-	e = sys_move_pages(t.pid, npages, pages, NULL, status, 0) ? errno : 0;
-	encode(status, e ? 0 : npages, line, sizeof(line));
-	printf("query move_pages: %s %s\n", hb_errname(e), line);
+	print_where(&t, "query hbind", "query move_pages");
 	target_stop(&t);
 	return 0;
 }
@@ -503,15 +518,11 @@ static int migrate_pidfd(int pidfd, char *addr, uint32_t uid, uint32_t *moved)
 
 static int do_devmigrate(void)
 {
-	int32_t *buf = calloc(npages, sizeof(*buf));
-	void **pages = calloc(npages, sizeof(*pages));
-	int *status = calloc(npages, sizeof(*status));
 	char line[LAYOUT_MAX];
 	struct target t;
 	uint32_t moved;
-	int i, e;
+	int e;
 
-	CHECK(buf && pages && status, "out of memory");
 	CHECK(dev_uid >= 0 && dev_path, "-t UID -D DEV are needed");
 	target_start(&t);
 	CHECK((strcmp(opens, "both") && strcmp(opens, "caller")) ||
@@ -522,20 +533,7 @@ static int do_devmigrate(void)
 	printf("devmigrate to: %s moved %u %s\n", hb_errname(e), moved, line);
 	hmsctl_stat(t.pid);
 
-	e = query_hbind(t.pidfd, t.addr, buf) ? errno : 0;
-	for (i = 0; i < npages && !e; i++)
-		if (buf[i] == dev_uid)
-			buf[i] = 999;
-		else if (buf[i] >= 0)
-			buf[i] = hb_node_of_uid(buf[i]);
-	encode(buf, e ? 0 : npages, line, sizeof(line));
-	printf("devmigrate query: %s %s\n", hb_errname(e), line);
-
-	for (i = 0; i < npages; i++)
-		pages[i] = t.addr + i * psz;
-	e = sys_move_pages(t.pid, npages, pages, NULL, status, 0) ? errno : 0;
-	encode(status, e ? 0 : npages, line, sizeof(line));
-	printf("devmigrate move_pages: %s %s\n", hb_errname(e), line);
+	print_where(&t, "devmigrate query", "devmigrate move_pages");
 
 	e = migrate_pidfd(t.pidfd, t.addr, hb_uid_of_node(nodes[0]), &moved);
 	target_layout(&t, line, sizeof(line));
