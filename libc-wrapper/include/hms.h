@@ -95,6 +95,15 @@ int hms_query_pid(int pidfd, unsigned long addr, size_t len, int32_t *out);
 long hms_migrate_pid(int pidfd, unsigned long addr, size_t len,
 		     const uint32_t *targets, unsigned int n,
 		     unsigned int flags);
+/*
+ * Every mapping of the process of pidfd (-1: the caller), the form of
+ * migrate_pages(2): the pages on the nfrom targets of from (every page not
+ * on a target of to, when nfrom is 0) move to the first of the nto targets
+ * of to with room. Returns the pages moved.
+ */
+long hms_migrate_process(int pidfd, const uint32_t *from, unsigned int nfrom,
+			 const uint32_t *to, unsigned int nto,
+			 unsigned int flags);
 
 /*
  * Weighted interleave over system targets (hms_interleave(3)). weights:

@@ -229,6 +229,42 @@ long hms_migrate_pid(int pidfd, unsigned long addr, size_t len,
 	return (long)atoms[5];
 }
 
+long hms_migrate_process(int pidfd, const uint32_t *from, unsigned int nfrom,
+			 const uint32_t *to, unsigned int nto,
+			 unsigned int flags)
+{
+	uint32_t uids[HBIND_MAX_TARGETS];
+	uint32_t atoms[2 + HBIND_PROCESS_NDWORDS + HBIND_MIGRATE_FROM_NDWORDS];
+	unsigned int na = 0;
+
+	if ((flags & ~HMS_MIGRATE_ALL) || !nto || nfrom > HBIND_MAX_TARGETS ||
+	    nto > HBIND_MAX_TARGETS - nfrom || pidfd < -1 ||
+	    (nfrom && !from) || !to) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (nfrom)
+		memcpy(uids, from, nfrom * sizeof(*uids));
+	memcpy(uids + nfrom, to, nto * sizeof(*uids));
+	if (pidfd >= 0) {
+		atoms[na++] = HBIND_ATOM(HBIND_CMD_PROCESS,
+					 HBIND_PROCESS_NDWORDS);
+		atoms[na++] = 0;
+		atoms[na++] = (uint32_t)pidfd;
+	}
+	atoms[na++] = HBIND_ATOM(HBIND_CMD_MIGRATE, nfrom ?
+				 HBIND_MIGRATE_FROM_NDWORDS :
+				 HBIND_MIGRATE_NDWORDS);
+	atoms[na++] = flags | HBIND_MIGRATE_WHOLE |
+		      (nfrom ? HBIND_MIGRATE_FROM : 0);
+	atoms[na++] = 0;
+	if (nfrom)
+		atoms[na++] = nfrom;
+	if (hbind(0, 0, uids, nfrom + nto, atoms, na) < 0)
+		return -1;
+	return (long)atoms[pidfd >= 0 ? 5 : 2];
+}
+
 int hms_default(void *addr, size_t len)
 {
 	uint32_t atom = HBIND_ATOM(HBIND_CMD_DEFAULT, HBIND_DEFAULT_NDWORDS);

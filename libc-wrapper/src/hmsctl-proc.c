@@ -3,7 +3,7 @@
  * hmsctl-proc.c - another process's memory: where it is, target by target
  * (hmsctl stat -p, the numastat -p form, device memory included), and
  * moving it (hmsctl migrate -p, the migratepages form), through a pidfd
- * with hms_query_pid() and hms_migrate_pid(): the kernel checks
+ * with hms_query_pid() and hms_migrate_process(): the kernel checks
  * move_pages(2)'s permissions.
  */
 #define _GNU_SOURCE
@@ -300,83 +300,28 @@ int proc_stat(const struct hms_topology *topo, int pid, enum format fmt)
 	return ret;
 }
 
-static int uid_in(int32_t uid, const uint32_t *uids, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		if ((uint32_t)uid == uids[i])
-			return 1;
-	return 0;
-}
-
-struct migrate_arg {
-	const uint32_t *from, *to;
-	unsigned int nfrom, nto, flags;
-	unsigned long moved;
-};
-
-/*
- * MIGRATE [addr, addr + n pages) to the --to targets; with --from, only
- * the runs of pages on those targets.
- */
-static int migrate_chunk(struct proc *p, const struct mapping *map,
-			 unsigned long addr, unsigned long n, void *arg)
-{
-	struct migrate_arg *a = arg;
-	unsigned long i = 0, j = n;
-	long r;
-
-	(void)map;
-	if (a->nfrom) {
-		r = query_chunk(p, addr, n);
-		if (r)
-			return r < 0 ? EXIT_RUNTIME : 0;
-	}
-	for (; i < n; i = j) {
-		if (a->nfrom) {
-			for (; i < n && !uid_in(p->buf[i], a->from, a->nfrom);
-			     i++)
-				;
-			for (j = i; j < n && uid_in(p->buf[j], a->from,
-						   a->nfrom); j++)
-				;
-			if (i == j)
-				break;
-		}
-		r = hms_migrate_pid(p->pidfd, addr + i * p->psz,
-				    (j - i) * p->psz, a->to, a->nto, a->flags);
-		if (r >= 0) {
-			a->moved += (unsigned long)r;
-		} else if (errno != EFAULT && errno != EINVAL) {
-			errmsg("process %d: %s", p->pid, strerror(errno));
-			return EXIT_RUNTIME;
-		}
-		/* else unmapped meanwhile, or [vsyscall]: nothing to move */
-	}
-	return 0;
-}
-
 int proc_migrate(const struct hms_topology *topo, int pid,
 		 const uint32_t *from, unsigned int nfrom,
 		 const uint32_t *to, unsigned int nto, unsigned int flags,
 		 enum format fmt)
 {
-	struct migrate_arg a = {
-		.from = from, .nfrom = nfrom, .to = to, .nto = nto,
-		.flags = flags,
-	};
-	struct proc p;
-	int ret;
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	long moved;
 
 	(void)topo;
-	ret = proc_open(&p, pid);
-	if (!ret)
-		ret = for_each_chunk(&p, migrate_chunk, &a);
-	if (!ret && fmt == FMT_JSON)
-		printf("{\"pid\": %d, \"moved\": %lu}\n", pid, a.moved);
-	else if (!ret)
-		printf("%lu pages moved\n", a.moved);
-	proc_close(&p);
-	return ret;
+	/* every mapping, in one call: the kernel walks them */
+	moved = pidfd < 0 ? -1 : hms_migrate_process(pidfd, from, nfrom, to,
+						     nto, flags);
+	if (moved < 0) {
+		errmsg("process %d: %s", pid, strerror(errno));
+		if (pidfd >= 0)
+			close(pidfd);
+		return EXIT_RUNTIME;
+	}
+	close(pidfd);
+	if (fmt == FMT_JSON)
+		printf("{\"pid\": %d, \"moved\": %ld}\n", pid, moved);
+	else
+		printf("%ld pages moved\n", moved);
+	return 0;
 }

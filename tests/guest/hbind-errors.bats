@@ -126,10 +126,45 @@ bad_is() {
 @test "unknown flag bits in BIND, MIGRATE, QUERY: EINVAL" {
 	local a
 	for a in $BND/0x4 $BND/0x80000000 $BND/0xfffffffe \
-		 $MIG/0x2/0 $MIG/0x80000000/0 $QRY/0x1/Q $QRY/0x80000000/Q; do
+		 $MIG/0x8/0 $MIG/0x80000000/0 $QRY/0x1/Q $QRY/0x80000000/Q; do
 		bad hcall:t=$T,a=$MB/$a
 		bad_is hcall EINVAL
 	done
+}
+
+@test "MIGRATE_FROM without a source or a destination, a dword missing or extra, another command on the targets: EINVAL" {
+	need_mem_nodes 2
+	local hu=${HB_UID[$H]} m3
+	m3=$(atom $HB_MIGRATE 3)
+	# each would move the pages from H to T if it ran
+	for a in "$hu/$T,a=$m3/2/0/0" "$hu,a=$m3/2/0/1" "$hu/$T,a=$m3/2/0/2" \
+		 "$hu/$T,a=$MIG/2/0" "$hu/$T,a=$m3/0/0/1" \
+		 "$hu/$T,a=$m3/2/0/1/$BND/0" "$hu/$T,a=$m3/2/0/1/$MIG/0/0"; do
+		bad hcall:t=$a
+		bad_is hcall EINVAL
+	done
+	# the same call, well formed, moves them
+	hb -n 16 mbind:bind:$H touch hcall:t=$hu/$T,a=$m3/2/0/1 query
+	assert_success
+	assert_line "hcall ret=0 out=$m3/0x2/0x10/0x1"
+	assert_line "query 0-15:u$T"
+}
+
+@test "MIGRATE_WHOLE with a range, another command or a task command: EINVAL; with start and len 0 it moves the caller's pages" {
+	need_mem_nodes 2
+	local hu=${HB_UID[$H]} m3
+	m3=$(atom $HB_MIGRATE 3)
+	bad hcall:t=$hu/$T,a=$m3/6/0/1
+	bad_is hcall EINVAL
+	for a in "$m3/6/0/1/$QRY/0/Q" "$m3/6/0/1/$DEF" "$DEF/$m3/6/0/1" \
+		 "$m3/6/0/1/$(atom $HB_TASK_DEFAULT 0)" "$m3/6/0/1/$m3/6/0/1"; do
+		bad hcall:r=0,t=$hu/$T,a=$a
+		bad_is hcall EINVAL
+	done
+	hb -n 16 mbind:bind:$H touch hcall:r=0,t=$hu/$T,a=$m3/6/0/1 query
+	assert_success
+	assert_line --regexp "^hcall ret=0 out=$m3/0x6/0x[0-9a-f]+/0x1\$"
+	assert_line "query 0-15:u$T"
 }
 
 @test "HBIND_MIGRATE_ALL without CAP_SYS_NICE: EPERM, found while parsing (before the targets)" {

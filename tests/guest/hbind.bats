@@ -743,8 +743,44 @@ pid_nodes() {
 		assert_line "bad not-first: EINVAL unchanged"
 		assert_line "bad with-bind: EINVAL unchanged"
 		assert_line "bad flags: EINVAL unchanged"
+		assert_line "bad whole-range: EINVAL unchanged"
+		assert_line "bad from-no-dest: EINVAL unchanged"
 		assert_line "bad valid: 0 changed"
 	done
+}
+
+# whole_same: $output of hbind-pid whole[-all] shows hbind and migrate_pages
+# moving the same pages of the process
+whole_same() {
+	local left moved fell
+	assert_success
+	hb_log "$output"
+	# the test mapping: A's half on TO, B's half where it was
+	assert_line --regexp "^whole hbind: 0 moved [0-9]+ fell [0-9]+ left [0-9]+ ${TO}x32 ${B}x30 -2x2\$"
+	assert_line --regexp "^whole migrate_pages: 0 moved 0 fell [0-9]+ left [0-9]+ ${TO}x32 ${B}x30 -2x2\$"
+	# the whole process: what is left on A is what migrate_pages leaves
+	left=$(sed -n 's/^whole [a-z_]*: .* left \([0-9]*\) .*/\1/p' <<< "$output" | sort -u)
+	[ "$(wc -l <<< "$left")" = 1 ] || fail "left on $A: hbind and migrate_pages differ: $left"
+	# hbind's count is the fall of the process's pages on A, more than
+	# the mapping's 32
+	moved=$(sed -n 's/^whole hbind: 0 moved \([0-9]*\) .*/\1/p' <<< "$output")
+	fell=$(sed -n 's/^whole hbind: 0 moved [0-9]* fell \([0-9]*\) .*/\1/p' <<< "$output")
+	[ "$moved" = "$fell" ] || fail "moved $moved, but $fell pages left node $A"
+	[ "$moved" -gt 32 ] || fail "only $moved pages moved"
+}
+
+@test "PROCESS MIGRATE_WHOLE|FROM: the whole process from A to TO, as migrate_pages(pid, {A}, {TO}) moves it (root with MIGRATE_ALL, same uid without); the pages on B stay; EPERM for another uid" {
+	need_mem_nodes 3
+	pid_nodes
+	# root: migrate_pages moves shared pages too (MPOL_MF_MOVE_ALL)
+	run hbind-pid -n "$A,$B,$TO" whole-all
+	whole_same
+	run hbind-pid -T 1000 -U 1000 -n "$A,$B,$TO" whole
+	whole_same
+	run hbind-pid -T 1001 -U 1000 -n "$A,$B,$TO" whole
+	assert_success
+	assert_line "whole hbind: EPERM moved 0 fell - left - ${A}x32 ${B}x30 -2x2"
+	assert_line "whole migrate_pages: EPERM moved 0 fell - left - ${A}x32 ${B}x30 -2x2"
 }
 
 # node_totals: "NodeN=MB ..." from the Total row of numastat -p or hmsctl

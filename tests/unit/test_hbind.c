@@ -142,6 +142,23 @@ static void argument_errors(void)
 	CHECK_ERR(hms_default((void *)4096, SIZE_MAX), -1, EINVAL);
 }
 
+static void migrate_process_errors(void)
+{
+	uint32_t uids[65] = { 0 };
+
+	/* no destination, bad flags or pidfd, too many uids: EINVAL first */
+	CHECK_ERR(hms_migrate_process(-1, uids, 1, uids + 1, 0, 0), -1, EINVAL);
+	CHECK_ERR(hms_migrate_process(-1, uids, 1, uids + 1, 1, 0x2), -1,
+		  EINVAL);
+	CHECK_ERR(hms_migrate_process(-2, uids, 1, uids + 1, 1, 0), -1, EINVAL);
+	CHECK_ERR(hms_migrate_process(-1, uids, 1, uids + 1, 64, 0), -1,
+		  EINVAL);
+	CHECK_ERR(hms_migrate_process(-1, NULL, 1, uids + 1, 1, 0), -1, EINVAL);
+	CHECK_ERR(hms_migrate_process(-1, NULL, 0, NULL, 1, 0), -1, EINVAL);
+	/* a well-formed call gets to the system call: ENOSYS here */
+	CHECK_ERR(hms_migrate_process(-1, NULL, 0, uids, 64, 0), -1, ENOSYS);
+}
+
 static void alloc_fails_cleanly(void)
 {
 	/* more than the address space: mmap fails, errno is ENOMEM */
@@ -165,6 +182,7 @@ TESTS(
 	T(has_hbind_keeps_errno, "hms_has_hbind() probes without changing errno"),
 	T(announced_number, "hms_has_hbind() is true only when the bus's hbind_syscall names the library's number (500 on x86-64): no file, another number or junk is false"),
 	T(argument_errors, "hms_alloc_on_target() rejects size 0, unknown flags and uids above INT32_MAX, the wrappers a wrapping range, with EINVAL"),
+	T(migrate_process_errors, "hms_migrate_process() rejects no destination, unknown flags, a pidfd below -1, more than 64 uids and NULL arrays with EINVAL before the system call"),
 	T(alloc_fails_cleanly, "hms_alloc_on_target() returns NULL with the mmap errno when the mapping fails"),
 	T(free_null, "hms_free() unmaps, accepts NULL and reports munmap errors"),
 );

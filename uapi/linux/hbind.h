@@ -43,7 +43,8 @@ enum hbind_cmd {
 	/* 0 is never a valid command: a zeroed buffer fails with EINVAL */
 	HBIND_CMD_DEFAULT = 1,	/* no extra dword */
 	HBIND_CMD_BIND = 2,	/* [0] flags (in) */
-	HBIND_CMD_MIGRATE = 3,	/* [0] flags (in), [1] pages moved (out) */
+	/* [0] flags (in), [1] pages moved (out), [2] sources (in, FROM only) */
+	HBIND_CMD_MIGRATE = 3,
 	HBIND_CMD_QUERY = 4,	/* [0] flags (in), [1] ptr low, [2] ptr high (in) */
 	/* [0] flags (in), [1] initiator uid (in), [2...] weights (in) */
 	HBIND_CMD_INTERLEAVE = 5,
@@ -55,6 +56,7 @@ enum hbind_cmd {
 #define HBIND_DEFAULT_NDWORDS	0
 #define HBIND_BIND_NDWORDS	1
 #define HBIND_MIGRATE_NDWORDS	2
+#define HBIND_MIGRATE_FROM_NDWORDS	3
 #define HBIND_QUERY_NDWORDS	3
 /* INTERLEAVE: 2 with HBIND_IL_AUTO, else 2 + ntargets */
 #define HBIND_INTERLEAVE_NDWORDS(nweights)	(2 + (nweights))
@@ -84,7 +86,29 @@ enum hbind_cmd {
  *   CAP_SYS_NICE, like MPOL_MF_MOVE_ALL.
  */
 #define HBIND_MIGRATE_ALL	(1U << 0)
-#define HBIND_MIGRATE_VALID	(HBIND_MIGRATE_ALL)
+/*
+ * HBIND_MIGRATE_FROM: only the pages on the first n targets move, n in
+ *   dword [2] (the atom then has HBIND_MIGRATE_FROM_NDWORDS dwords): these
+ *   are the sources; the targets after them are the ordered list the pages
+ *   move to. There must be at least one of each, and no other command of
+ *   the call may use the targets (EINVAL). Pages on other targets stay where
+ *   they are, as migrate_pages(2) leaves the pages outside its old nodes;
+ *   a page on a source moves to the first destination with room. Only the
+ *   destinations must be in the cpuset and allowed by their device; a
+ *   source needs neither, as MIGRATE brings pages back from any device.
+ */
+#define HBIND_MIGRATE_FROM	(1U << 1)
+/*
+ * HBIND_MIGRATE_WHOLE: the range is every mapping of the address space (the
+ *   caller's, or the process's of HBIND_CMD_PROCESS), as migrate_pages(2)
+ *   takes it: start and len must be 0, and the MIGRATE is the only command
+ *   of the call besides PROCESS (EINVAL). Holes are skipped, as are the
+ *   mappings whose pages cannot migrate (VM_IO, VM_PFNMAP); a mapping made
+ *   while the call runs may be missed.
+ */
+#define HBIND_MIGRATE_WHOLE	(1U << 2)
+#define HBIND_MIGRATE_VALID	(HBIND_MIGRATE_ALL | HBIND_MIGRATE_FROM | \
+				 HBIND_MIGRATE_WHOLE)
 
 /*
  * HBIND_CMD_QUERY: the user buffer holds len / page size __s32 entries;

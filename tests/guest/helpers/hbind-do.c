@@ -808,9 +808,11 @@ static void op_default(struct opctx *c)
  * pointer: a valid buffer for the range, a kernel address, an unmapped user
  * address, NULL. pad=N extends the atom array to N dwords with DEFAULT
  * headers (for limit tests) without changing natoms unless na= says so.
+ * r=0 makes the call's range start 0, length 0 (MIGRATE_WHOLE).
  */
 static void op_hcall(struct opctx *c)
 {
+	static const struct range none;
 	const struct range *r = &c->r;
 	const char *args = c->args;
 	char *dup = strdup(args ? args : ""), *kv, *save;
@@ -849,6 +851,10 @@ static void op_hcall(struct opctx *c)
 			na_over = (long)parse_ul(v, "na");
 		} else if (!strcmp(kv, "pad")) {
 			pad = (unsigned int)parse_ul(v, "pad");
+		} else if (!strcmp(kv, "r")) {
+			if (strcmp(v, "0"))
+				die("hcall: r=%s: only r=0 (start 0, len 0)", v);
+			r = &none;
 		} else if (!strcmp(kv, "a")) {
 			char *w, *s2;
 
@@ -903,6 +909,7 @@ static void op_hcall(struct opctx *c)
 			    nt_eff : sizeof(t) / sizeof(t[0])) * sizeof(*t));
 	aptr = special_ptr(ap, atoms, (na_eff < cap ? na_eff : cap) * sizeof(*atoms));
 	ret = do_hbind(r, tptr, nt_eff, aptr, na_eff);
+	r = &c->r;
 	if (ret) {
 		out("hcall errno=%s", hb_errname(errno));
 	} else {
@@ -1260,6 +1267,17 @@ static void op_sleep(struct opctx *c)
 	usleep(parse_ul(c->args ? c->args : "", "ms") * 1000);
 }
 
+/* open a file and keep it open: a device the process may then use */
+static void op_open(struct opctx *c)
+{
+	if (!c->args || !*c->args)
+		die("open: a path is needed");
+	if (open(c->args, O_RDWR) < 0)
+		out("open errno=%s", hb_errname(errno));
+	else
+		out("open ok");
+}
+
 static void op_info(struct opctx *c)
 {
 	(void)c;
@@ -1450,6 +1468,8 @@ static const struct op {
 	  "set): 'nocap ok' | errno" },
 	{ "cpu", ":N|all", op_cpu, "pin to CPU N, or allow all: 'cpu ok'" },
 	{ "sleep", ":MS", op_sleep, "sleep MS milliseconds" },
+	{ "open", ":PATH", op_open,
+	  "open PATH (a device) and keep it open: 'open ok' | errno" },
 	{ "info", "", op_info, "'map base=ADDR pages=N kind=KIND'" },
 	{ "probe", "", op_probe,
 	  "hbind() there? 'probe ok' | 'probe ENOSYS' | errno" },
@@ -1477,7 +1497,8 @@ static void usage_ops(FILE *f)
 "pointer; tail: the last dword on an unmapped page), nt=N, a=DWORD/... (Q,\n"
 "QK, QB, QN: the two dwords of a query buffer pointer: valid, kernel,\n"
 "unmapped, NULL), ap=... (as tp, for the atoms), na=N, pad=N (DEFAULT\n"
-"atoms up to N dwords, natoms unchanged)\n", f);
+"atoms up to N dwords, natoms unchanged), r=0 (start and len 0, not the\n"
+"mapping)\n", f);
 }
 
 static const struct op *find_op(const char *name)

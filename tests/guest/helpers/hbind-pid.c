@@ -4,8 +4,9 @@
  * beside move_pages(2) on the same process, with chosen credentials.
  *
  *   hbind-pid -n A,B,TO [-p PAGES] [-T UID] [-U UID] [-d] [-s] [-g CGROUP]
- *             query|migrate|migrate-all|bad
- *   hbind-pid -n A,B,TO -t UID -D DEV [-o both|caller|target|none] devmigrate
+ *             query|migrate|migrate-all|whole|whole-all|bad
+ *   hbind-pid -n A,B,TO -t UID -D DEV [-o both|caller|target|none]
+ *             devmigrate|devwhole
  *   hbind-pid -n A,B,TO [-r ROUNDS] race
  *
  * A target process (a child) maps PAGES pages (default 64): the first half
@@ -25,9 +26,19 @@
  *   ERRNO moved N LAYOUT", "migrate move_pages: ERRNO moved N LAYOUT", with
  *   N the result word, or the pages move_pages() put on TO that were not
  *   there, and LAYOUT read by each process itself afterwards.
+ * whole, whole-all: two identical target processes; MIGRATE_WHOLE|FROM
+ *   (with HBIND_MIGRATE_ALL) from the target of node A to that of node TO
+ *   on the first, migrate_pages(pid, {A}, {TO}) on the second: "whole
+ *   hbind: ERRNO moved N fell F left L LAYOUT", "whole migrate_pages: ERRNO
+ *   moved N fell F left L LAYOUT", with N the result word (hbind) or the
+ *   pages migrate_pages() said it could not move, F the fall of the pages
+ *   on A in the whole process (/proc/PID/numa_maps, read just before and
+ *   after the call; "-" when the helper may not read it), L what is left
+ *   on A, LAYOUT as for migrate.
  * bad: calls that must fail and change nothing: a file that is not a
  *   pidfd, the pidfd of an exited process, of a thread, PROCESS not first,
- *   PROCESS with a BIND, flags: "bad CASE: ERRNO unchanged|changed".
+ *   PROCESS with a BIND, flags, MIGRATE_WHOLE with a range, MIGRATE_FROM
+ *   without a destination: "bad CASE: ERRNO unchanged|changed".
  * devmigrate: MIGRATE through a pidfd to the device target UID (-t), with
  *   the device file DEV open in the target process, the helper, both
  *   (default) or neither (-o); then QUERY through the pidfd and move_pages(pid, NULL), then
@@ -37,11 +48,18 @@
  *   "devmigrate query: ERRNO LAYOUT", "devmigrate move_pages: ERRNO
  *   LAYOUT", "devmigrate back: ERRNO moved N LAYOUT", where the pages on
  *   the device target read as 999 in a QUERY's LAYOUT.
+ * devwhole: MIGRATE the first half to the device target UID, through a
+ *   pidfd, then MIGRATE_WHOLE|FROM from the device to node TO: "devwhole
+ *   to: ERRNO moved N", "devwhole back: ERRNO moved N", each followed by
+ *   the QUERY and move_pages() lines of devmigrate ("devwhole query",
+ *   "devwhole move_pages" after "to", "devwhole after" and "devwhole
+ *   after move_pages" after "back").
  *
  * race: a target process that, ROUNDS times (default 200), maps PAGES
  *   pages at one address, touches them, forks a child that exits at once
  *   and unmaps them, then execs /bin/true, while the helper streams
- *   QUERY and MIGRATE (to A, then B) calls through its pidfd until it is
+ *   QUERY and MIGRATE (to A, to B, then the whole process from B to A)
+ *   calls through its pidfd until it is
  *   gone: "race: calls N ok N EFAULT N ESRCH N other N" (other: any
  *   other result, which the caller must not see).
  *
@@ -374,6 +392,95 @@ static int do_migrate(bool all)
 	return 0;
 }
 
+/*
+ * Pages of process @pid on node @node: the sum of numa_maps' N<node>=, or
+ * -1 when the caller may not read it (another uid).
+ */
+static long numa_maps_on(pid_t pid, int node)
+{
+	char path[64], word[128], key[16];
+	long sum = 0, n;
+	FILE *f;
+	int len;
+
+	snprintf(path, sizeof(path), "/proc/%d/numa_maps", pid);
+	len = snprintf(key, sizeof(key), "N%d=", node);
+	f = fopen(path, "r");
+	if (!f && errno == EACCES)
+		return -1;
+	CHECK(f, "%s: %s", path, strerror(errno));
+	while (fscanf(f, "%127s", word) == 1)
+		if (!strncmp(word, key, len) &&
+		    sscanf(word + len, "%ld", &n) == 1)
+			sum += n;
+	fclose(f);
+	return sum;
+}
+
+/* hbind(PROCESS pidfd, MIGRATE WHOLE|FROM @flags) from @from to @to */
+static int migrate_whole(int pidfd, uint32_t from, uint32_t to,
+			 uint32_t flags, uint32_t *moved)
+{
+	uint32_t uids[] = { from, to };
+	uint32_t atoms[] = {
+		HBIND_ATOM(HBIND_CMD_PROCESS, HBIND_PROCESS_NDWORDS), 0,
+		(uint32_t)pidfd,
+		HBIND_ATOM(HBIND_CMD_MIGRATE, HBIND_MIGRATE_FROM_NDWORDS),
+		HBIND_MIGRATE_WHOLE | HBIND_MIGRATE_FROM | flags, 0, 1,
+	};
+	int e = sys_hbind(NULL, 0, uids, 2, atoms, 7) ? errno : 0;
+
+	*moved = e ? 0 : atoms[5];
+	return e;
+}
+
+static int do_whole(bool all)
+{
+	unsigned long old[HB_MAXNODE / 64] = { 0 }, new[HB_MAXNODE / 64] = { 0 };
+	int a = nodes[0], to = nodes[2];
+	long before, after, r;
+	char line[LAYOUT_MAX];
+	struct target t[2];
+	uint32_t moved;
+	int e;
+
+	CHECK(hb_uid_of_node(a) >= 0 && hb_uid_of_node(to) >= 0,
+	      "no target for node %d or %d", a, to);
+	target_start(&t[0]);
+	target_start(&t[1]);
+	if (caller_uid >= 0)
+		drop_to(caller_uid);
+
+	before = numa_maps_on(t[0].pid, a);
+	e = migrate_whole(t[0].pidfd, hb_uid_of_node(a), hb_uid_of_node(to),
+			  all ? HBIND_MIGRATE_ALL : 0, &moved);
+	after = numa_maps_on(t[0].pid, a);
+	target_layout(&t[0], line, sizeof(line));
+	if (before < 0)
+		printf("whole hbind: %s moved %u fell - left - %s\n",
+		       hb_errname(e), moved, line);
+	else
+		printf("whole hbind: %s moved %u fell %ld left %ld %s\n",
+		       hb_errname(e), moved, before - after, after, line);
+
+	old[a / 64] |= 1UL << (a % 64);
+	new[to / 64] |= 1UL << (to % 64);
+	before = numa_maps_on(t[1].pid, a);
+	r = sys_migrate_pages(t[1].pid, HB_MAXNODE, old, new);
+	e = r < 0 ? errno : 0;
+	after = numa_maps_on(t[1].pid, a);
+	target_layout(&t[1], line, sizeof(line));
+	if (before < 0)
+		printf("whole migrate_pages: %s moved %ld fell - left - %s\n",
+		       hb_errname(e), e ? 0 : r, line);
+	else
+		printf("whole migrate_pages: %s moved %ld fell %ld left %ld %s\n",
+		       hb_errname(e), e ? 0 : r, before - after, after, line);
+	target_stop(&t[0]);
+	target_stop(&t[1]);
+	return 0;
+}
+
 static volatile pid_t thread_tid;
 
 static void *thread_wait(void *arg)
@@ -476,6 +583,29 @@ static int do_bad(void)
 		bad_call(&t, "flags", -2, a, 6);
 	}
 	{
+		/* MIGRATE_WHOLE of a range */
+		uint32_t a[] = {
+			HBIND_ATOM(HBIND_CMD_PROCESS, HBIND_PROCESS_NDWORDS),
+			0, (uint32_t)t.pidfd,
+			HBIND_ATOM(HBIND_CMD_MIGRATE, HBIND_MIGRATE_NDWORDS),
+			HBIND_MIGRATE_WHOLE, 0,
+		};
+
+		bad_call(&t, "whole-range", -2, a, 6);
+	}
+	{
+		/* MIGRATE_FROM: its one target a source, no destination */
+		uint32_t a[] = {
+			HBIND_ATOM(HBIND_CMD_PROCESS, HBIND_PROCESS_NDWORDS),
+			0, (uint32_t)t.pidfd,
+			HBIND_ATOM(HBIND_CMD_MIGRATE,
+				   HBIND_MIGRATE_FROM_NDWORDS),
+			HBIND_MIGRATE_FROM, 0, 1,
+		};
+
+		bad_call(&t, "from-no-dest", -2, a, 7);
+	}
+	{
 		/* the right call, for comparison: it moves pages */
 		bad_call(&t, "valid", t.pidfd, migrate, 6);
 	}
@@ -543,6 +673,34 @@ static int do_devmigrate(void)
 	return 0;
 }
 
+static int do_devwhole(void)
+{
+	uint32_t to = hb_uid_of_node(nodes[2]), moved;
+	uint32_t atoms[] = {
+		HBIND_ATOM(HBIND_CMD_PROCESS, HBIND_PROCESS_NDWORDS), 0, 0,
+		HBIND_ATOM(HBIND_CMD_MIGRATE, HBIND_MIGRATE_NDWORDS), 0, 0,
+	};
+	uint32_t dev = dev_uid;
+	struct target t;
+	int e;
+
+	CHECK(dev_uid >= 0 && dev_path, "-t UID -D DEV are needed");
+	target_start(&t);
+	CHECK((strcmp(opens, "both") && strcmp(opens, "caller")) ||
+	      open(dev_path, O_RDWR) >= 0, "%s: %s", dev_path, strerror(errno));
+
+	atoms[2] = (uint32_t)t.pidfd;
+	e = sys_hbind(t.addr, npages / 2 * psz, &dev, 1, atoms, 6) ? errno : 0;
+	printf("devwhole to: %s moved %u\n", hb_errname(e), e ? 0 : atoms[5]);
+	print_where(&t, "devwhole query", "devwhole move_pages");
+
+	e = migrate_whole(t.pidfd, dev, to, 0, &moved);
+	printf("devwhole back: %s moved %u\n", hb_errname(e), moved);
+	print_where(&t, "devwhole after", "devwhole after move_pages");
+	target_stop(&t);
+	return 0;
+}
+
 static void race_target(int ans)
 {
 	size_t len = npages * psz;
@@ -594,8 +752,10 @@ static int do_race(void)
 	for (;;) {
 		uint32_t moved;
 
-		if (calls % 2)
-			e = migrate_pidfd(pidfd, addr, calls % 4 == 1 ? ua : ub,
+		if (calls % 6 == 5)
+			e = migrate_whole(pidfd, ub, ua, 0, &moved);
+		else if (calls % 2)
+			e = migrate_pidfd(pidfd, addr, calls % 6 == 1 ? ua : ub,
 					  &moved);
 		else
 			e = query_hbind(pidfd, addr, buf) ? errno : 0;
@@ -662,9 +822,9 @@ static const struct hb_cli cli = {
 	.prog = "hbind-pid",
 	.synopsis = "hbind-pid -n A,B,TO [-p PAGES] [-T UID] [-U UID] [-d] "
 		    "[-s] [-g CGROUP]\n"
-		    "          query|migrate|migrate-all|bad\n"
+		    "          query|migrate|migrate-all|whole|whole-all|bad\n"
 		    "hbind-pid -n A,B,TO -t UID -D DEV [-o both|caller|target|none]\n"
-		    "          devmigrate\n"
+		    "          devmigrate|devwhole\n"
 		    "hbind-pid -n A,B,TO [-r ROUNDS] race",
 	.opts = opts,
 };
@@ -690,8 +850,14 @@ int main(int argc, char **argv)
 		return do_migrate(false);
 	if (!strcmp(argv[arg], "migrate-all"))
 		return do_migrate(true);
+	if (!strcmp(argv[arg], "whole"))
+		return do_whole(false);
+	if (!strcmp(argv[arg], "whole-all"))
+		return do_whole(true);
 	if (!strcmp(argv[arg], "bad"))
 		return do_bad();
+	if (!strcmp(argv[arg], "devwhole"))
+		return do_devwhole();
 	if (!strcmp(argv[arg], "devmigrate"))
 		return do_devmigrate();
 	if (!strcmp(argv[arg], "race"))
