@@ -6,7 +6,9 @@
 # move_pages status, 16 MiB and one page (touched, and never touched);
 # first touch in an hbind INTERLEAVE range vs one set by
 # mbind(MPOL_WEIGHTED_INTERLEAVE) with the same weights in the global
-# table); then, in the same boot, with test_hms and test_hmm
+# table; on another process, through a pidfd: QUERY of a 1 GiB range, one
+# page in four touched, vs move_pages(pid, NULL), and MIGRATE_WHOLE|FROM of
+# a 64 MiB process vs migrate_pages(pid)); then, in the same boot, with test_hms and test_hmm
 # loaded, hbind-devbench: hbind MIGRATE to and from device memory vs
 # test_hmm's MIGRATE_TO_DEV / _TO_SYS, 16 and 64 MiB.
 # Prints the figures; asserts nothing about times.

@@ -7,20 +7,24 @@
  * (16 MiB and one page) against move_pages(nodes=NULL); and first touch in a
  * range set by hbind INTERLEAVE against one set by
  * mbind(MPOL_WEIGHTED_INTERLEAVE) with the same weights in the global sysfs
- * table. Each MIGRATE row also times memcpy() of the same bytes from node A
+ * table; and, on another process (a pidfd), QUERY of a 1 GiB range against
+ * move_pages(pid, nodes=NULL) and MIGRATE of the whole process
+ * (MIGRATE_WHOLE|FROM) against migrate_pages(pid). Each MIGRATE row also times memcpy() of the same bytes from node A
  * to a buffer on node B, and a second table times first touch in a range
  * bound with hbind BIND against one bound with mbind. Prints figures,
  * asserts nothing about times; it only checks that every method really
  * moved the pages (a row whose pages did not all arrive is marked with '!').
  *
  * Usage: hbind-bench [-a NODE] [-b NODE] [-s 1,4,16,64,256|none] [-r REPS]
- *                    [-l LATREPS] [-k 4k|thp|both]
+ *                    [-l LATREPS] [-k 4k|thp|both] [-q MIB] [-w MIB]
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 
 #include "hbtest.h"
 
@@ -793,6 +797,254 @@ static void bench_il_first_touch(int reps)
 	       have_hbind && ha != ma ? " (!)" : "");
 }
 
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+
+/* another process of the benchmark: its pid, pidfd, pipes and mapping */
+struct proc {
+	pid_t pid;
+	int pidfd, cmd;
+	unsigned long addr;
+	size_t npages;
+};
+
+/*
+ * The process itself (hbind-bench -C MIB:STRIDE:NODE, started by
+ * proc_start()): maps MIB MiB of base pages bound to NODE, touches one page
+ * in STRIDE, writes the address to fd 3 and waits for stdin to close. A
+ * new program, so that it shares no page with the benchmark.
+ */
+static int proc_main(const char *arg)
+{
+	unsigned long mib, stride, node, mask, i;
+	size_t len;
+	char *p;
+
+	if (sscanf(arg, "%lu:%lu:%lu", &mib, &stride, &node) != 3 || !stride ||
+	    node > 63)
+		return 2;
+	len = mib * MIB;
+	mask = 1UL << node;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	if (p == MAP_FAILED || madvise(p, len, MADV_NOHUGEPAGE) ||
+	    sys_mbind((unsigned long)p, len, HB_MPOL_BIND, &mask, HB_MAXNODE, 0))
+		die("child: mmap");
+	for (i = 0; i < len / PS; i += stride)
+		p[i * PS] = 1;
+	if (dprintf(3, "%lx\n", (unsigned long)p) < 0)
+		die("child: pipe");
+	close(3);
+	while (read(0, &i, sizeof(i)) > 0)
+		;
+	return 0;
+}
+
+static void proc_start(struct proc *pr, const char *self, unsigned long mib,
+		       unsigned long stride)
+{
+	char arg[64], buf[64];
+	int cmd[2], ans[2];
+	ssize_t n;
+
+	/* close-on-exec: a later process must not hold this one's stdin */
+	if (pipe2(cmd, O_CLOEXEC) || pipe2(ans, O_CLOEXEC))
+		die("pipe");
+	snprintf(arg, sizeof(arg), "%lu:%lu:%d", mib, stride, node_a);
+	pr->pid = fork();
+	if (pr->pid < 0)
+		die("fork");
+	if (!pr->pid) {
+		if (dup2(cmd[0], 0) < 0 || dup2(ans[1], 3) < 0)
+			_exit(1);
+		close(cmd[1]);
+		close(ans[0]);
+		execl(self, "hbind-bench", "-C", arg, (char *)NULL);
+		_exit(127);
+	}
+	close(cmd[0]);
+	close(ans[1]);
+	n = read(ans[0], buf, sizeof(buf) - 1);
+	close(ans[0]);
+	if (n <= 0)
+		die("the benchmark's process did not start");
+	buf[n] = '\0';
+	pr->addr = strtoul(buf, NULL, 16);
+	pr->npages = mib * MIB / PS;
+	pr->cmd = cmd[1];
+	pr->pidfd = syscall(SYS_pidfd_open, pr->pid, 0);
+	if (pr->pidfd < 0)
+		die("pidfd_open");
+}
+
+static void proc_stop(struct proc *pr)
+{
+	close(pr->cmd);
+	close(pr->pidfd);
+	waitpid(pr->pid, NULL, 0);
+}
+
+/* pages of @pr's mapping on @node, by move_pages(pid, NULL) */
+static size_t proc_count_on(struct proc *pr, int node, void **ptrs,
+			    int *status)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < pr->npages; i++)
+		ptrs[i] = (char *)pr->addr + i * PS;
+	if (sys_move_pages(pr->pid, pr->npages, ptrs, NULL, status, 0))
+		die("move_pages(pid, query)");
+	for (i = 0; i < pr->npages; i++)
+		n += status[i] == node;
+	return n;
+}
+
+/* migrate_pages(@pid, {@from}, {@to}); dies on an error */
+static void proc_migrate_pages(pid_t pid, int from, int to)
+{
+	unsigned long old = 1UL << from, new = 1UL << to;
+
+	if (sys_migrate_pages(pid, HB_MAXNODE, &old, &new) < 0)
+		die("migrate_pages(pid)");
+}
+
+/* "  paired: NAME x1.00 (0.90-1.10)" from per-round ratios (per mille) */
+static void print_paired(const char *name, uint64_t *q, int n)
+{
+	uint64_t lo = q[0], hi = q[0];
+	int k;
+
+	for (k = 1; k < n; k++) {
+		lo = q[k] < lo ? q[k] : lo;
+		hi = q[k] > hi ? q[k] : hi;
+	}
+	printf("  paired: %s x%.2f (%.2f-%.2f)\n", name,
+	       hb_median(q, n) / 1000.0, lo / 1000.0, hi / 1000.0);
+}
+
+/*
+ * Another process: QUERY through a pidfd of its @qmib MiB range, one page
+ * in four touched, against move_pages(pid, NULL) of the same pages; then
+ * two processes with @wmib MiB each on node A, and the whole of one moved
+ * to node B by hbind (PROCESS, MIGRATE WHOLE|FROM|ALL) while the other is
+ * moved by migrate_pages(pid, {A}, {B}) (root: MPOL_MF_MOVE_ALL), the one
+ * that goes first alternating, both moved back untimed. Medians of @reps
+ * rounds and the per-round ratios.
+ */
+static void bench_process(const char *self, unsigned long qmib,
+			  unsigned long wmib, int reps)
+{
+	uint64_t th[MAX_REPS], tm[MAX_REPS], q[MAX_REPS], med_h = 0, med_m;
+	size_t n = qmib * MIB / PS, i, bad_h = 0, bad_m = 0;
+	void **ptrs = malloc(n * sizeof(*ptrs));
+	int *status = malloc(n * sizeof(*status));
+	int32_t *buf = malloc(n * sizeof(*buf));
+	struct proc pq, pw[2];
+	int k, o;
+
+	if (!ptrs || !status || !buf)
+		die("malloc");
+	if (reps > MAX_REPS)
+		reps = MAX_REPS;
+	printf("\nanother process, through a pidfd (median of %d rounds, who "
+	       "goes first alternating; paired = hbind / peer in the same "
+	       "round, median (lowest-highest)):\n", reps);
+
+	proc_start(&pq, self, qmib, 4);
+	for (i = 0; i < n; i++)
+		ptrs[i] = (char *)pq.addr + i * PS;
+	for (k = 0; k < reps; k++) {
+		uint32_t atoms[7] = {
+			HBIND_ATOM(HBIND_CMD_PROCESS, HBIND_PROCESS_NDWORDS), 0,
+			(uint32_t)pq.pidfd,
+			HBIND_ATOM(HBIND_CMD_QUERY, HBIND_QUERY_NDWORDS), 0,
+			(uint32_t)(uintptr_t)buf,
+			(uint32_t)((uint64_t)(uintptr_t)buf >> 32),
+		};
+
+		for (o = 0; o < 2; o++) {
+			uint64_t t0 = hb_now_ns();
+
+			if (o == (k & 1)) {
+				if (sys_move_pages(pq.pid, n, ptrs, NULL,
+						   status, 0))
+					die("move_pages(pid, NULL)");
+				tm[k] = hb_now_ns() - t0;
+			} else if (have_hbind) {
+				if (sys_hbind(pq.addr, n * PS, NULL, 0, atoms, 7))
+					die("hbind(PROCESS, QUERY)");
+				th[k] = hb_now_ns() - t0;
+			}
+		}
+		q[k] = th[k] * 1000 / (tm[k] ? tm[k] : 1);
+	}
+	for (i = 0; have_hbind && i < n; i++)
+		bad_h += buf[i] != (status[i] < 0 ? status[i] :
+				    (int32_t)hb_uid_of_node(status[i]));
+	proc_stop(&pq);
+	if (have_hbind)
+		med_h = hb_median(th, reps);
+	med_m = hb_median(tm, reps);
+	printf("placement query of its %lu MiB range, one page in 4 touched "
+	       "(%zu pages)%s:\n", qmib, n,
+	       bad_h ? " (!: QUERY and move_pages differ)" : "");
+	print_pair("hbind QUERY (pidfd)", med_h, "move_pages(pid, NULL)",
+		   med_m);
+	if (have_hbind)
+		print_paired("hbind QUERY / move_pages(pid, NULL)", q, reps);
+
+	n = wmib * MIB / PS;
+	proc_start(&pw[0], self, wmib, 1);
+	proc_start(&pw[1], self, wmib, 1);
+	for (k = 0; k < reps; k++) {
+		uint32_t uids[2] = { (uint32_t)uid_a, (uint32_t)uid_b };
+		uint32_t atoms[7] = {
+			HBIND_ATOM(HBIND_CMD_PROCESS, HBIND_PROCESS_NDWORDS), 0,
+			(uint32_t)pw[0].pidfd,
+			HBIND_ATOM(HBIND_CMD_MIGRATE,
+				   HBIND_MIGRATE_FROM_NDWORDS),
+			HBIND_MIGRATE_WHOLE | HBIND_MIGRATE_FROM |
+			HBIND_MIGRATE_ALL, 0, 1,
+		};
+
+		for (o = 0; o < 2; o++) {
+			uint64_t t0 = hb_now_ns();
+
+			if (o == (k & 1)) {
+				proc_migrate_pages(pw[1].pid, node_a, node_b);
+				tm[k] = hb_now_ns() - t0;
+			} else if (have_hbind) {
+				if (sys_hbind(0, 0, uids, 2, atoms, 7))
+					die("hbind(PROCESS, MIGRATE_WHOLE)");
+				th[k] = hb_now_ns() - t0;
+			}
+		}
+		q[k] = th[k] * 1000 / (tm[k] ? tm[k] : 1);
+		if (have_hbind && proc_count_on(&pw[0], node_b, ptrs, status) != n)
+			bad_h++;
+		if (proc_count_on(&pw[1], node_b, ptrs, status) != n)
+			bad_m++;
+		proc_migrate_pages(pw[0].pid, node_b, node_a);
+		proc_migrate_pages(pw[1].pid, node_b, node_a);
+	}
+	proc_stop(&pw[0]);
+	proc_stop(&pw[1]);
+	if (have_hbind)
+		med_h = hb_median(th, reps);
+	med_m = hb_median(tm, reps);
+	printf("the whole process, %lu MiB (%zu pages) from node %d to %d%s:\n",
+	       wmib, n, node_a, node_b,
+	       bad_h || bad_m ? " (!: a round left pages behind)" : "");
+	print_pair("hbind MIGRATE_WHOLE", med_h, "migrate_pages(pid)", med_m);
+	if (have_hbind)
+		print_paired("hbind MIGRATE_WHOLE / migrate_pages(pid)", q,
+			     reps);
+	free(ptrs);
+	free(status);
+	free(buf);
+}
+
 static int probe_hbind(void)
 {
 	char *p = mmap(NULL, PS, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -836,22 +1088,34 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: hbind-bench [-a NODE] [-b NODE] [-s MIB,...] [-r REPS] [-l LATREPS]\n"
-"                   [-k 4k|thp|both]\n"
+"                   [-k 4k|thp|both] [-q MIB] [-w MIB]\n"
 "  moves the same pages from node A (default 0) to node B (default 1) with\n"
 "  hbind MIGRATE, move_pages(), mbind(MPOL_BIND, MPOL_MF_MOVE) and\n"
 "  migrate_pages(), re-placing them on A (untimed) before each run; prints\n"
 "  the median time of REPS runs (default 5) and its ratio to the best method,\n"
-"  and hbind's time over each peer's in the same run, median over the runs.\n");
+"  and hbind's time over each peer's in the same run, median over the runs.\n"
+"  Then, on another process: QUERY of a range of MIB MiB (-q, default\n"
+"  1024; 0: none) against move_pages(pid, NULL), MIGRATE of a whole process\n"
+"  of MIB MiB (-w, default 64; 0: none) against migrate_pages(pid).\n");
 }
 
 int main(int argc, char **argv)
 {
 	const char *sizes = "1,4,16,64,256", *kinds = "both";
+	unsigned long qmib = 1024, wmib = 64;
 	int reps = 5, latreps = 1000, c;
 
 	PS = sysconf(_SC_PAGESIZE);
-	while ((c = getopt(argc, argv, "a:b:s:r:l:k:h")) != -1) {
+	while ((c = getopt(argc, argv, "a:b:s:r:l:k:q:w:C:h")) != -1) {
 		switch (c) {
+		case 'C':
+			return proc_main(optarg);
+		case 'q':
+			qmib = strtoul(optarg, NULL, 0);
+			break;
+		case 'w':
+			wmib = strtoul(optarg, NULL, 0);
+			break;
 		case 'a':
 			node_a = atoi(optarg);
 			break;
@@ -917,5 +1181,7 @@ int main(int argc, char **argv)
 	for_each_size(bench_touch, sizes, kinds, reps);
 	bench_latency(latreps);
 	bench_il_first_touch(reps * 4);
+	if (qmib && wmib)
+		bench_process("/proc/self/exe", qmib, wmib, reps * 2);
 	return 0;
 }
