@@ -44,7 +44,7 @@ static const char *fmt_val(uint64_t v, char *buf, size_t n)
 	return buf;
 }
 
-static void json_str(const char *s)
+void json_str(const char *s)
 {
 	putchar('"');
 	for (; s && *s; s++) {

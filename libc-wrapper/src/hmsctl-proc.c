@@ -7,6 +7,7 @@
  * move_pages(2)'s permissions.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -39,6 +40,7 @@ struct mapping {
 
 struct proc {
 	int pid, pidfd;
+	int quiet;		/* one of many: a process gone is no error */
 	char comm[64];
 	struct mapping *maps;
 	size_t nmaps;
@@ -46,7 +48,20 @@ struct proc {
 	unsigned long psz;
 };
 
-static int proc_open(struct proc *p, int pid)
+/*
+ * Is @err what a process that is gone, has no memory (a kernel thread) or
+ * is not the caller's to read gives? stat of many processes skips those.
+ */
+static int skipped(int err)
+{
+	return err == ESRCH || err == EPERM || err == EACCES || err == ENOENT;
+}
+
+/*
+ * Open process @pid: its pidfd, name and mappings. @quiet (one of many):
+ * a process that skipped() says to leave out returns -1, no message.
+ */
+static int proc_open(struct proc *p, int pid, int quiet)
 {
 	char path[64], line[512];
 	size_t cap = 0, i;
@@ -54,10 +69,13 @@ static int proc_open(struct proc *p, int pid)
 
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
+	p->quiet = quiet;
 	p->psz = (unsigned long)sysconf(_SC_PAGESIZE);
 	p->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	/* the kernel's answer on the permission first (an empty range) */
 	if (p->pidfd < 0 || hms_query_pid(p->pidfd, 0, 0, NULL)) {
+		if (quiet && skipped(errno))
+			return -1;
 		errmsg("process %d: %s", pid, strerror(errno));
 		return EXIT_RUNTIME;
 	}
@@ -78,6 +96,8 @@ static int proc_open(struct proc *p, int pid)
 	snprintf(path, sizeof(path), "/proc/%d/smaps", pid);
 	f = fopen(path, "r");
 	if (!f) {
+		if (quiet && skipped(errno))
+			return -1;
 		errmsg("%s: %s", path, strerror(errno));
 		return EXIT_RUNTIME;
 	}
@@ -136,7 +156,8 @@ static int query_chunk(struct proc *p, unsigned long addr, unsigned long n)
 	if (!hms_query_pid(p->pidfd, addr, n * p->psz, p->buf))
 		return 0;
 	if (errno != EFAULT && errno != EINVAL) {
-		errmsg("process %d: %s", p->pid, strerror(errno));
+		if (!p->quiet || errno != ESRCH)
+			errmsg("process %d: %s", p->pid, strerror(errno));
 		return -1;
 	}
 	for (i = 0; i < n; i++)
@@ -290,7 +311,7 @@ int proc_stat(const struct hms_topology *topo, int pid, enum format fmt)
 		errmsg("%s", strerror(errno));
 		return EXIT_RUNTIME;
 	}
-	ret = proc_open(&p, pid);
+	ret = proc_open(&p, pid, 0);
 	if (!ret)
 		ret = for_each_chunk(&p, stat_chunk, &a);
 	if (!ret)
@@ -324,4 +345,290 @@ int proc_migrate(const struct hms_topology *topo, int pid,
 	else
 		printf("%ld pages moved\n", moved);
 	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* many processes: the machine, or a cgroup                            */
+
+struct pids {
+	int *v;
+	size_t n, cap;
+};
+
+static int pids_add(struct pids *l, int pid)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 256;
+		int *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = pid;
+	return 0;
+}
+
+static int pid_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* every process of /proc */
+static int pids_all(struct pids *l)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	char *end;
+	long pid;
+
+	if (!d) {
+		errmsg("/proc: %s", strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	while ((e = readdir(d))) {
+		pid = strtol(e->d_name, &end, 10);
+		if (*end || pid <= 0 || pid > INT32_MAX)
+			continue;
+		if (pids_add(l, (int)pid)) {
+			closedir(d);
+			errmsg("%s", strerror(ENOMEM));
+			return EXIT_RUNTIME;
+		}
+	}
+	closedir(d);
+	return 0;
+}
+
+/* the processes of cgroup directory @dir and of its descendants */
+static int pids_cgroup(struct pids *l, const char *dir)
+{
+	char path[4096];
+	struct dirent *e;
+	FILE *f;
+	DIR *d;
+	int pid, ret = 0;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/cgroup.procs", dir) >=
+	    sizeof(path)) {
+		errmsg("%s: %s", dir, strerror(ENAMETOOLONG));
+		return EXIT_RUNTIME;
+	}
+	f = fopen(path, "r");
+	if (!f) {
+		errmsg("%s: %s", path, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	while (!ret && fscanf(f, "%d", &pid) == 1)
+		if (pids_add(l, pid)) {
+			errmsg("%s", strerror(ENOMEM));
+			ret = EXIT_RUNTIME;
+		}
+	fclose(f);
+	d = opendir(dir);
+	if (!d) {
+		errmsg("%s: %s", dir, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	while (!ret && (e = readdir(d))) {
+		if (e->d_type != DT_DIR || e->d_name[0] == '.')
+			continue;
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir,
+				     e->d_name) >= sizeof(path)) {
+			errmsg("%s/%s: %s", dir, e->d_name,
+			       strerror(ENAMETOOLONG));
+			ret = EXIT_RUNTIME;
+			break;
+		}
+		ret = pids_cgroup(l, path);
+	}
+	closedir(d);
+	return ret;
+}
+
+/* one row: a process and its pages per target */
+struct row {
+	int pid;
+	char comm[64];
+	unsigned long *pages;	/* per target */
+};
+
+struct many_arg {
+	const struct hms_topology *topo;
+	unsigned long *pages;
+};
+
+static int many_chunk(struct proc *p, const struct mapping *map,
+		      unsigned long addr, unsigned long n, void *arg)
+{
+	struct many_arg *a = arg;
+	unsigned long i;
+
+	(void)map;
+	if (query_chunk(p, addr, n) < 0)
+		return EXIT_RUNTIME;
+	for (i = 0; i < n; i++) {
+		int col = p->buf[i] >= 0 ? column_of(a->topo, p->buf[i]) : -1;
+
+		if (col >= 0)
+			a->pages[col]++;
+	}
+	return 0;
+}
+
+static void print_many(const struct hms_topology *topo, const char *cgroup,
+		       const struct row *rows, size_t nrows,
+		       const unsigned long *total, enum format fmt)
+{
+	unsigned int i, n = hms_topology_ntargets(topo);
+	double mb = (double)sysconf(_SC_PAGESIZE) / (1024 * 1024), sum;
+	char name[96];
+	size_t r;
+
+	if (fmt == FMT_JSON) {
+		printf("{\"cgroup\": ");
+		if (cgroup)
+			json_str(cgroup);
+		else
+			printf("null");
+		printf(", \"page_size\": %ld, \"targets\": [",
+		       sysconf(_SC_PAGESIZE));
+		for (i = 0; i < n; i++) {
+			const struct hms_target *t = hms_topology_target(topo, i);
+
+			printf("%s{\"uid\": %" PRIu32 ", \"nid\": %d, "
+			       "\"type\": \"%s\"}", i ? ", " : "",
+			       hms_target_uid(t), hms_target_nid(t),
+			       hms_target_type_name(t));
+		}
+		printf("],\n \"processes\": [");
+		for (r = 0; r < nrows; r++) {
+			printf("%s\n  {\"pid\": %d, \"comm\": \"%s\", "
+			       "\"pages\": [", r ? "," : "", rows[r].pid,
+			       rows[r].comm);
+			for (i = 0; i < n; i++)
+				printf("%s%lu", i ? ", " : "",
+				       rows[r].pages[i]);
+			printf("]}");
+		}
+		printf("],\n \"total\": [");
+		for (i = 0; i < n; i++)
+			printf("%s%lu", i ? ", " : "", total[i]);
+		printf("]}\n");
+		return;
+	}
+	if (cgroup)
+		printf("Per-target process memory usage (in MBs) for cgroup "
+		       "%s\n", cgroup);
+	else
+		printf("Per-target process memory usage (in MBs)\n");
+	printf("%-24s", "PID");
+	for (i = 0; i < n; i++) {
+		column_name(hms_topology_target(topo, i), name, sizeof(name));
+		printf(" %15s", name);
+	}
+	printf(" %15s\n------------------------", "Total");
+	for (i = 0; i <= n; i++)
+		printf(" ---------------");
+	putchar('\n');
+	for (r = 0; r < nrows; r++) {
+		snprintf(name, sizeof(name), "%d (%s)", rows[r].pid,
+			 rows[r].comm);
+		printf("%-24.24s", name);
+		for (i = 0, sum = 0; i < n; i++) {
+			printf(" %15.2f", (double)rows[r].pages[i] * mb);
+			sum += (double)rows[r].pages[i] * mb;
+		}
+		printf(" %15.2f\n", sum);
+	}
+	printf("------------------------");
+	for (i = 0; i <= n; i++)
+		printf(" ---------------");
+	printf("\n%-24s", "Total");
+	for (i = 0, sum = 0; i < n; i++) {
+		printf(" %15.2f", (double)total[i] * mb);
+		sum += (double)total[i] * mb;
+	}
+	printf(" %15.2f\n", sum);
+}
+
+int proc_stat_many(const struct hms_topology *topo, const char *cgroup,
+		   enum format fmt)
+{
+	unsigned int i, n = hms_topology_ntargets(topo);
+	unsigned long *total = calloc(n ? n : 1, sizeof(*total));
+	char dir[4096];
+	struct pids l = { 0 };
+	struct row *rows = NULL;
+	size_t r, nrows = 0;
+	int ret;
+
+	if (!total) {
+		errmsg("%s", strerror(ENOMEM));
+		return EXIT_RUNTIME;
+	}
+	if (cgroup) {
+		/* a path under the cgroup2 mount, or an absolute one */
+		if ((size_t)snprintf(dir, sizeof(dir), "%s%s", cgroup[0] == '/' ?
+				     "" : "/sys/fs/cgroup/", cgroup) >=
+		    sizeof(dir)) {
+			errmsg("%s: %s", cgroup, strerror(ENAMETOOLONG));
+			free(total);
+			return EXIT_RUNTIME;
+		}
+		ret = pids_cgroup(&l, dir);
+	} else {
+		ret = pids_all(&l);
+	}
+	if (!ret && l.n) {
+		qsort(l.v, l.n, sizeof(*l.v), pid_cmp);
+		rows = calloc(l.n, sizeof(*rows));
+		if (!rows) {
+			errmsg("%s", strerror(ENOMEM));
+			ret = EXIT_RUNTIME;
+		}
+	}
+	for (r = 0; !ret && r < l.n; r++) {
+		struct many_arg a = { .topo = topo };
+		struct proc p;
+		int err;
+
+		if (r && l.v[r] == l.v[r - 1])
+			continue;	/* listed twice: a cgroup migration */
+		a.pages = calloc(n ? n : 1, sizeof(*a.pages));
+		if (!a.pages) {
+			errmsg("%s", strerror(ENOMEM));
+			ret = EXIT_RUNTIME;
+			break;
+		}
+		err = proc_open(&p, l.v[r], 1);
+		if (!err)
+			err = for_each_chunk(&p, many_chunk, &a);
+		if (err && (err < 0 || skipped(errno))) {
+			/* gone meanwhile, a kernel thread, not ours */
+			free(a.pages);
+		} else if (err) {
+			free(a.pages);
+			ret = err;
+		} else {
+			rows[nrows].pid = p.pid;
+			memcpy(rows[nrows].comm, p.comm, sizeof(p.comm));
+			rows[nrows].pages = a.pages;
+			for (i = 0; i < n; i++)
+				total[i] += a.pages[i];
+			nrows++;
+		}
+		proc_close(&p);
+	}
+	if (!ret)
+		print_many(topo, cgroup, rows, nrows, total, fmt);
+	for (r = 0; r < nrows; r++)
+		free(rows[r].pages);
+	free(rows);
+	free(l.v);
+	free(total);
+	return ret;
 }

@@ -69,6 +69,7 @@ struct run_opts {
 
 struct proc_opts {
 	const char *pid;	/* --pid, as given */
+	const char *cgroup;	/* --cgroup, as given */
 	const char *from, *to;	/* SPECs, as given */
 	int all;		/* --all: HMS_MIGRATE_ALL */
 	uint32_t npid;		/* --pid, parsed */
@@ -111,6 +112,7 @@ struct command {
 #define CMD_RUN		(1U << 3)	/* takes run's options and -- PROGRAM */
 #define CMD_NO_TOPOLOGY	(1U << 4)	/* also runs without an HMS topology */
 #define CMD_PID		(1U << 5)	/* takes --pid (required) */
+#define CMD_CGROUP	(1U << 7)	/* --pid optional; takes --cgroup */
 #define CMD_MOVE	(1U << 6)	/* takes --from, --to and --all */
 
 static const char *const format_names[FMT_COUNT] = {
@@ -595,6 +597,11 @@ static int check_pid(struct cmdline *cl)
 	unsigned int n;
 	int ret;
 
+	if (o->pid && o->cgroup)
+		return usage_error("%s: --pid or --cgroup, not both",
+				   cl->cmd->name);
+	if (!o->pid && (cl->cmd->flags & CMD_CGROUP))
+		return 0;	/* every process, or a cgroup's */
 	if (!o->pid)
 		return usage_error("%s: --pid is required", cl->cmd->name);
 	if (parse_num(o->pid, &o->npid) || !o->npid)
@@ -611,6 +618,8 @@ static int check_pid(struct cmdline *cl)
 
 static int cmd_stat(const struct hms_topology *topo, const struct cmdline *cl)
 {
+	if (!cl->proc.pid)
+		return proc_stat_many(topo, cl->proc.cgroup, cl->fmt);
 	return proc_stat(topo, (int)cl->proc.npid, cl->fmt);
 }
 
@@ -692,12 +701,14 @@ static const struct command commands[] = {
 			"(like numactl --show)",
 	}, {
 		.name = "stat",
-		.synopsis = "--pid PID",
-		.flags = CMD_JSON | CMD_PID,
+		.synopsis = "[--pid PID | --cgroup PATH]",
+		.flags = CMD_JSON | CMD_PID | CMD_CGROUP,
 		.check = check_pid,
 		.handler = cmd_stat,
 		.help = "the memory of process PID on each target, system and "
-			"device, in MB (like numastat -p)",
+			"device, in MB (like numastat -p); without --pid, a row "
+			"per process hmsctl may read, or per process of the "
+			"cgroup PATH and its descendants",
 	}, {
 		.name = "migrate",
 		.synopsis = "--pid PID [--from SPEC] --to SPEC [--all]",
@@ -767,6 +778,8 @@ static const char usage_notes[] =
 "                       --json and --dot are short for --format json|dot\n"
 "  -p, --pid PID        stat, migrate: the process (its memory is read and\n"
 "                       moved with move_pages()'s permissions)\n"
+"      --cgroup PATH    stat: the processes of cgroup PATH (under\n"
+"                       /sys/fs/cgroup, or absolute) and its descendants\n"
 "  -h, --help           this text\n"
 "  -V, --version        version\n"
 "\n"
@@ -843,6 +856,7 @@ static const struct option opts[] = {
 	{ "targets",	required_argument,	NULL, 't' },
 	{ "initiator",	required_argument,	NULL, 'I' },
 	{ "pid",	required_argument,	NULL, 'p' },
+	{ "cgroup",	required_argument,	NULL, 'c' },
 	{ "from",	required_argument,	NULL, 'F' },
 	{ "to",		required_argument,	NULL, 'T' },
 	{ "all",	no_argument,		NULL, 'a' },
@@ -902,6 +916,9 @@ static int parse_option(struct cmdline *cl, int c, char **argv)
 		break;
 	case 'p':
 		cl->proc.pid = optarg;
+		return 0;
+	case 'c':
+		cl->proc.cgroup = optarg;
 		return 0;
 	case 'F':
 		cl->proc.from = optarg;
@@ -991,6 +1008,10 @@ static int check_cmdline(struct cmdline *cl)
 	if (cl->proc.pid && !(c->flags & CMD_PID))
 		return usage_error("--pid only applies to %s",
 				   commands_with(CMD_PID, names, sizeof(names)));
+	if (cl->proc.cgroup && !(c->flags & CMD_CGROUP))
+		return usage_error("--cgroup only applies to %s",
+				   commands_with(CMD_CGROUP, names,
+						 sizeof(names)));
 	if ((cl->proc.from || cl->proc.to || cl->proc.all) &&
 	    !(c->flags & CMD_MOVE))
 		return usage_error("--from, --to and --all only apply to %s",

@@ -57,6 +57,8 @@ const struct hms_initiator *cpu_initiator(const struct hms_topology *topo,
  * The objects of the topology and the path values of every initiator and
  * target pair. -1 with errno when out of memory (nothing printed).
  */
+/* @s as a JSON string, quotes included */
+void json_str(const char *s);
 int print_topology(const struct hms_topology *topo, enum format fmt);
 /* A path's values and its n elements (uids, a link first). */
 void print_path(enum format fmt, const struct hms_initiator *in,
@@ -71,11 +73,16 @@ void print_fallback(enum format fmt, const struct hms_initiator *in,
 		    const char *by, const struct hms_target_perf *r, int n);
 
 /*
- * hmsctl-proc.c: the memory of process @pid per target (stat), and moving
- * it (migrate: the pages on @from, or all with nfrom 0, to the ordered
- * @to; flags 0 or HMS_MIGRATE_ALL). 0, or EXIT_RUNTIME with a message.
+ * hmsctl-proc.c: the memory of process @pid per target (stat); of every
+ * process the caller may read, or of those of cgroup @cgroup (a path under
+ * /sys/fs/cgroup, or absolute) and its descendants, a row each
+ * (stat_many); and moving it (migrate: the pages on @from, or all with
+ * nfrom 0, to the ordered @to; flags 0 or HMS_MIGRATE_ALL). 0, or
+ * EXIT_RUNTIME with a message.
  */
 int proc_stat(const struct hms_topology *topo, int pid, enum format fmt);
+int proc_stat_many(const struct hms_topology *topo, const char *cgroup,
+		   enum format fmt);
 int proc_migrate(const struct hms_topology *topo, int pid,
 		 const uint32_t *from, unsigned int nfrom,
 		 const uint32_t *to, unsigned int nto, unsigned int flags,

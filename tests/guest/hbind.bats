@@ -44,7 +44,7 @@ PC=/sys/kernel/debug/hbind/parallel_copy
 
 teardown() {
 	teardown_holders
-	[ -z "${HB_CG:-}" ] || rmdir "$HB_CG" 2>/dev/null || true
+	[ -z "${HB_CG:-}" ] || rmdir "$HB_CG/child" "$HB_CG" 2>/dev/null || true
 	[ ! -w $PC ] || echo 0 > $PC
 }
 
@@ -822,7 +822,7 @@ holder() {
 
 teardown_holders() {
 	local p
-	for p in ${HOLDERS:-}; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+	for p in ${HOLDERS:-}; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null || true; done
 	HOLDERS=
 }
 
@@ -857,6 +857,63 @@ teardown_holders() {
 	run "${nobody[@]}" hmsctl stat --pid "$root_pid"
 	assert_failure 1
 	assert_output --partial "Operation not permitted"
+}
+
+# row_nodes LABEL: "Node0=MB Node1=MB ..." of the row of $output whose first
+# column is LABEL (Total, or "PID (comm)"), in a table of numastat's
+# per-process form, the columns named by the header line after "Per-"
+row_nodes() {
+	awk -v label="$1" '/^Per-/ { getline; nh = split($0, h, /  +/); next }
+		nh && $0 ~ /^[^-]/ { n = split($0, v, /  +/); if (v[1] == label)
+			for (i = 2; i <= n && i <= nh; i++) if (h[i] ~ /^Node/) { sub(/ /, "", h[i]); printf "%s=%s ", h[i], v[i] } }' <<< "$output"
+}
+
+@test "hmsctl stat without --pid: a row per process, as numastat PID... shows them; --cgroup: the processes of a cgroup and of its children; unprivileged: its own processes" {
+	need_mem_nodes 3
+	pid_nodes
+	local cg=/sys/fs/cgroup p1 p2 p3 want got nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	[ -f $cg/cgroup.controllers ] || fail "no cgroup2 mounted at $cg"
+	HB_CG=$cg/hbind-stat.$$
+	mkdir -p "$HB_CG/child"
+	holder 1024 "$B"
+	p1=$HOLDER
+	echo "$p1" > "$HB_CG/cgroup.procs"
+	holder 2048 "$TO"
+	p2=$HOLDER
+	echo "$p2" > "$HB_CG/child/cgroup.procs"
+	holder 512 "$A"
+	p3=$HOLDER
+	run numastat "$p1" "$p2"
+	assert_success
+	want=$(row_nodes Total)
+	hb_log "numastat $p1 $p2: $want"
+	run hmsctl stat --cgroup "${HB_CG#$cg/}"
+	assert_success
+	assert_line --partial "Per-target process memory usage (in MBs) for cgroup hbind-stat.$$"
+	assert_equal "$(row_nodes Total)" "$want"
+	[ "$(grep -c '^[0-9]' <<< "$output")" = 2 ] || fail "not 2 rows: $output"
+	assert_line --regexp "^$p1 \\(hbind-do\\) "
+	assert_line --regexp "^$p2 \\(hbind-do\\) "
+	run hmsctl --json stat --cgroup "$HB_CG"
+	assert_success
+	assert_equal "$(jq -c '[.processes[].pid]' <<< "$output")" "[$p1,$p2]"
+	# the whole machine: every process, these three among them, each with
+	# the row numastat gives it
+	run numastat -p "$p3"
+	want=$(row_nodes Total)
+	run hmsctl stat
+	assert_success
+	assert_line --regexp "^1 \\("
+	assert_equal "$(row_nodes "$p3 (hbind-do)")" "$want"
+	assert_line --regexp "^$p1 \\(hbind-do\\) "
+	# unprivileged: its own processes, none of root's
+	holder 256 "$A" "${nobody[@]}"
+	run "${nobody[@]}" hmsctl stat
+	assert_success
+	assert_line --regexp "^$HOLDER \\(hbind-do\\) "
+	refute_line --regexp "^($p1|$p2|$p3|1) \\("
+	teardown_holders
+	rmdir "$HB_CG/child" "$HB_CG"
 }
 
 @test "hmsctl migrate --pid --from --to moves what migratepages moves; without --from every page the process alone maps; --all needs CAP_SYS_NICE" {

@@ -130,7 +130,7 @@ cli_transcript() {
 	run "" --dot run --targets 1 -- true
 	run "" best 1 --by speed
 	run "" fallback 1
-	run "" stat
+	run "" stat --cgroup /nonexistent-cgroup
 	run "" stat --pid 0
 	run "" stat --pid 1x
 	run "" --pid 1 topology
@@ -138,6 +138,8 @@ cli_transcript() {
 	run "" migrate --pid 1 --to node:x
 	run "" stat --pid 1 --to 1
 	run "" --dot stat --pid 1
+	run "" stat --pid 1 --cgroup /sys/fs/cgroup
+	run "" --cgroup /sys/fs/cgroup topology
 }
 
 names=(cli)
