@@ -19,6 +19,10 @@
 #                          CONFIG_HMS=n, which it then boots to run
 #                          tests/guest/nohms.bats (`make build-each`); slow:
 #                          docs/benchmarks.md says how slow
+#   scripts/kq.sh build-prefix N  build the kernel with the first N patches
+#                          (CONFIG_HMS=y) in build-each's tree and object
+#                          directory, and print its bzImage (for
+#                          scripts/bench.sh --kernel, to compare prefixes)
 #   scripts/kq.sh check    check-cover, then checkpatch.pl --strict on every
 #                          patch (needs the pristine tree: init)
 #   scripts/kq.sh check-cover [DIR]  the cover letter matches `series`: its
@@ -351,6 +355,26 @@ cmd_build_each() {
 	log "build-each: the CONFIG_HMS=n kernel passes tests/guest/nohms.bats"
 }
 
+cmd_build_prefix() {
+	cmd_init
+	local n=${1:-} total i bdir=$HMS_CACHE/kbuild-each tree=$HMS_CACHE/linux-each
+	build_each_dirs
+	total=$(series_files | wc -l)
+	case $n in ''|*[!0-9]*) die "build-prefix wants a number of patches, 0 to $total" ;; esac
+	[ "$n" -le "$total" ] || die "the series has $total patches, not $n"
+	[ -d "$tree" ] || git_k "$KAM" worktree add -q --detach "$tree" pristine >&2
+	git_k "$tree" checkout -q -f --detach pristine
+	mapfile -t patches < <(series_files)
+	for ((i = 0; i < n; i++)); do
+		git_k "$tree" am -q --keep-cr "${patches[$i]}" ||
+			die "git am failed on ${patches[$i]##*/}"
+	done
+	log "build-prefix: building with the first $n of $total patches"
+	"$HMS_TOP/scripts/build-kernel.sh" --tree "$tree" --obj "$bdir" >/dev/null ||
+		die "build failed with the first $n patches"
+	echo "$bdir/arch/x86/boot/bzImage"
+}
+
 # cross_build ARCH CROSS_COMPILE: build the synced tree for ARCH in its own
 # object directory and check that hbind is in its syscall tables.
 cross_build() {
@@ -402,6 +426,7 @@ adopt) shift; cmd_adopt "$@" ;;
 check) cmd_check ;;
 check-cover) shift; check_cover "$@" ;;
 build-each) cmd_build_each ;;
+build-prefix) shift; cmd_build_prefix "$@" ;;
 cross) cmd_cross ;;
 -h|--help|help) script_help ;;
 *) script_help >&2; exit 2 ;;

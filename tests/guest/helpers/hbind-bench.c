@@ -952,6 +952,24 @@ static void bench_process(const char *self, unsigned long qmib,
 	       "round, median (lowest-highest)):\n", reps);
 
 	proc_start(&pq, self, qmib, 4);
+	{
+		/* a kernel whose hbind() has no PROCESS: EINVAL */
+		uint32_t probe[7] = {
+			HBIND_ATOM(HBIND_CMD_PROCESS, HBIND_PROCESS_NDWORDS), 0,
+			(uint32_t)pq.pidfd,
+			HBIND_ATOM(HBIND_CMD_QUERY, HBIND_QUERY_NDWORDS), 0, 0, 0,
+		};
+
+		if (have_hbind && sys_hbind(pq.addr, 0, NULL, 0, probe, 7)) {
+			printf("  hbind() without HBIND_CMD_PROCESS here: "
+			       "skipped\n");
+			proc_stop(&pq);
+			free(ptrs);
+			free(status);
+			free(buf);
+			return;
+		}
+	}
 	for (i = 0; i < n; i++)
 		ptrs[i] = (char *)pq.addr + i * PS;
 	for (k = 0; k < reps; k++) {
