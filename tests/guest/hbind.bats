@@ -758,9 +758,11 @@ whole_same() {
 	# the test mapping: A's half on TO, B's half where it was
 	assert_line --regexp "^whole hbind: 0 moved [0-9]+ fell [0-9]+ left [0-9]+ ${TO}x32 ${B}x30 -2x2\$"
 	assert_line --regexp "^whole migrate_pages: 0 moved 0 fell [0-9]+ left [0-9]+ ${TO}x32 ${B}x30 -2x2\$"
-	# the whole process: what is left on A is what migrate_pages leaves
-	left=$(sed -n 's/^whole [a-z_]*: .* left \([0-9]*\) .*/\1/p' <<< "$output" | sort -u)
-	[ "$(wc -l <<< "$left")" = 1 ] || fail "left on $A: hbind and migrate_pages differ: $left"
+	# the whole process: both leave on A only the few pages that were
+	# busy at the time of the call (a reference held elsewhere)
+	for left in $(sed -n 's/^whole [a-z_]*: .* left \([0-9]*\) .*/\1/p' <<< "$output"); do
+		[ "$left" -le 8 ] || fail "$left pages left on node $A: $output"
+	done
 	# hbind's count is the fall of the process's pages on A, more than
 	# the mapping's 32
 	moved=$(sed -n 's/^whole hbind: 0 moved \([0-9]*\) .*/\1/p' <<< "$output")
