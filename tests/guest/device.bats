@@ -468,43 +468,51 @@ as_nobody() {
 	assert_output "stats: uid $dev capacity 4096 used 0 to 62 from 62"
 }
 
-@test "hmsctl stat and migrate --pid with device memory: the device column is what test_hms counts; --from the device moves its pages, and only those, back to a node" {
+@test "hmsctl stat and migrate --pid with device memory: the device column is what test_hms counts; --from the device moves its pages, and only those, back to a node; as root and as the process's own unprivileged user" {
 	need_other
-	local dev a=$HOME_NODE b=$OTHER pid out=$BATS_TEST_TMPDIR/holder i mb before_a
+	local dev a=$HOME_NODE b=$OTHER pid out=$BATS_TEST_TMPDIR/holder i mb before_a round=0 who
 	load_hms mem_mb=16
 	dev=$(uid_of "$(dev_obj 0 target)")
-	# a process with 1024 pages on the device, 1024 on a
-	taskset -c "$CPU" hbind-do -n 1024 open:/dev/hms_test0 mbind:bind:$a touch \
-		migrate:$dev sleep:600000 > "$out" &
-	pid=$!
-	for i in $(seq 200); do grep -q "^migrate " "$out" && break; sleep 0.1; done
-	run cat "$out"
-	assert_line "migrate moved=1024"
-	run devtest stats
-	assert_output "stats: uid $dev capacity 4096 used 1024 to 1024 from 0"
-	# the device target's column: 1024 pages, 4.00 MB
-	run hmsctl --json stat --pid "$pid"
-	assert_success
-	assert_equal "$(jq ".targets[] | select(.uid == $dev) | .pages" <<< "$output")" 1024
-	run hmsctl stat --pid "$pid"
-	assert_success
-	mb=$(awk -v col="Target $dev" '
-		/^Per-/ { getline; n = split($0, h, /  +/); for (i = 1; i <= n; i++) if (h[i] == col) c = i; next }
-		/^Total/ && c { split($0, v, / +/); print v[c] }' <<< "$output")
-	assert_equal "$mb" 4.00
-	# from the device to b: the device's pages, none of a's
-	before_a=$(awk -v k="N$a=" '{ for (i = 2; i <= NF; i++) if (index($i, k) == 1) s += substr($i, length(k) + 1) } END { print s + 0 }' /proc/$pid/numa_maps)
-	run hmsctl migrate --pid "$pid" --from "$dev" --to "node:$b"
-	assert_success
-	assert_output "1024 pages moved"
-	run devtest stats
-	assert_output "stats: uid $dev capacity 4096 used 0 to 1024 from 1024"
-	run hmsctl --json stat --pid "$pid"
-	assert_equal "$(jq "[.targets[] | select(.uid == $dev) | .pages] | add // 0" <<< "$output")" 0
-	[ "$(jq ".targets[] | select(.nid == $b) | .pages" <<< "$output")" -ge 1024 ]
-	assert_equal "$(awk -v k="N$a=" '{ for (i = 2; i <= NF; i++) if (index($i, k) == 1) s += substr($i, length(k) + 1) } END { print s + 0 }' /proc/$pid/numa_maps)" "$before_a"
-	kill "$pid"
-	wait "$pid" || true
+	# a device node the user may open, like a render node
+	chmod 0666 /dev/hms_test0
+	for who in root nobody; do
+		# setpriv execs: $! is the process itself
+		local -a run_as=()
+		[ $who = root ] || run_as=(setpriv --reuid=65534 --regid=65534 --clear-groups --)
+		# a process with 1024 pages on the device, 1024 on a
+		"${run_as[@]}" taskset -c "$CPU" hbind-do -n 1024 open:/dev/hms_test0 \
+			mbind:bind:$a touch migrate:$dev sleep:600000 > "$out" &
+		pid=$!
+		for i in $(seq 200); do grep -q "^migrate " "$out" && break; sleep 0.1; done
+		run cat "$out"
+		assert_line "migrate moved=1024"
+		run devtest stats
+		assert_output "stats: uid $dev capacity 4096 used 1024 to $((round + 1024)) from $round"
+		# the device target's column: 1024 pages, 4.00 MB
+		run "${run_as[@]}" hmsctl --json stat --pid "$pid"
+		assert_success
+		assert_equal "$(jq ".targets[] | select(.uid == $dev) | .pages" <<< "$output")" 1024
+		run "${run_as[@]}" hmsctl stat --pid "$pid"
+		assert_success
+		mb=$(awk -v col="Target $dev" '
+			/^Per-/ { getline; n = split($0, h, /  +/); for (i = 1; i <= n; i++) if (h[i] == col) c = i; next }
+			/^Total/ && c { split($0, v, / +/); print v[c] }' <<< "$output")
+		assert_equal "$mb" 4.00
+		# from the device to b: the device's pages, none of a's
+		before_a=$(awk -v k="N$a=" '{ for (i = 2; i <= NF; i++) if (index($i, k) == 1) s += substr($i, length(k) + 1) } END { print s + 0 }' /proc/$pid/numa_maps)
+		run "${run_as[@]}" hmsctl migrate --pid "$pid" --from "$dev" --to "node:$b"
+		assert_success
+		assert_output "1024 pages moved"
+		round=$((round + 1024))
+		run devtest stats
+		assert_output "stats: uid $dev capacity 4096 used 0 to $round from $round"
+		run "${run_as[@]}" hmsctl --json stat --pid "$pid"
+		assert_equal "$(jq "[.targets[] | select(.uid == $dev) | .pages] | add // 0" <<< "$output")" 0
+		[ "$(jq ".targets[] | select(.nid == $b) | .pages" <<< "$output")" -ge 1024 ]
+		assert_equal "$(awk -v k="N$a=" '{ for (i = 2; i <= NF; i++) if (index($i, k) == 1) s += substr($i, length(k) + 1) } END { print s + 0 }' /proc/$pid/numa_maps)" "$before_a"
+		kill "$pid"
+		wait "$pid" || true
+	done
 }
 
 @test "another process's device memory back with MIGRATE_WHOLE|FROM {device}: only the device's pages move, to the listed node, as root and as the process's own unprivileged user" {
