@@ -213,12 +213,47 @@ static void column_name(const struct hms_target *t, char *buf, size_t size)
 		snprintf(buf, size, "Target %" PRIu32, hms_target_uid(t));
 }
 
+/* the fields of a target in JSON, after its opening brace */
+static void json_target(const struct hms_target *t)
+{
+	printf("\"uid\": %" PRIu32 ", \"nid\": %d, \"type\": \"%s\"",
+	       hms_target_uid(t), hms_target_nid(t), hms_target_type_name(t));
+}
+
+/* a rule under a table's first column (@width wide) and its n + 1 others */
+static void print_rule(int width, unsigned int n, int under_label)
+{
+	unsigned int i;
+	int c;
+
+	for (c = 0; c < width; c++)
+		putchar(under_label ? '-' : ' ');
+	for (i = 0; i <= n; i++)
+		printf(" ---------------");
+	putchar('\n');
+}
+
+/* the header of a table: @label, a column per target, Total; a rule */
+static void print_head(const struct hms_topology *topo, int width,
+		       const char *label, int rule_label)
+{
+	unsigned int i, n = hms_topology_ntargets(topo);
+	char name[32];
+
+	printf("%-*s", width, label);
+	for (i = 0; i < n; i++) {
+		column_name(hms_topology_target(topo, i), name, sizeof(name));
+		printf(" %15s", name);
+	}
+	printf(" %15s\n", "Total");
+	print_rule(width, n, rule_label);
+}
+
 static void print_stat(const struct hms_topology *topo, const struct proc *p,
 		       unsigned long (*pages)[K_COUNT], enum format fmt)
 {
 	unsigned int i, n = hms_topology_ntargets(topo);
 	double mb = (double)p->psz / (1024 * 1024), total, sum;
-	char name[32];
 	int k;
 
 	if (fmt == FMT_JSON) {
@@ -227,10 +262,8 @@ static void print_stat(const struct hms_topology *topo, const struct proc *p,
 		for (i = 0; i < n; i++) {
 			const struct hms_target *t = hms_topology_target(topo, i);
 
-			printf("%s\n  {\"uid\": %" PRIu32 ", \"nid\": %d, "
-			       "\"type\": \"%s\"", i ? "," : "",
-			       hms_target_uid(t), hms_target_nid(t),
-			       hms_target_type_name(t));
+			printf("%s\n  {", i ? "," : "");
+			json_target(t);
 			sum = 0;
 			for (k = 0; k < K_COUNT; k++) {
 				printf(", \"%c%s\": %lu", kind_names[k][0] + 32,
@@ -244,15 +277,7 @@ static void print_stat(const struct hms_topology *topo, const struct proc *p,
 	}
 	printf("Per-target process memory usage (in MBs) for PID %d (%s)\n",
 	       p->pid, p->comm);
-	printf("%-16s", "");
-	for (i = 0; i < n; i++) {
-		column_name(hms_topology_target(topo, i), name, sizeof(name));
-		printf(" %15s", name);
-	}
-	printf(" %15s\n%-16s", "Total", "");
-	for (i = 0; i <= n; i++)
-		printf(" ---------------");
-	putchar('\n');
+	print_head(topo, 16, "", 0);
 	for (k = 0; k < K_COUNT; k++) {
 		printf("%-16s", kind_names[k]);
 		for (i = 0, total = 0; i < n; i++) {
@@ -261,10 +286,8 @@ static void print_stat(const struct hms_topology *topo, const struct proc *p,
 		}
 		printf(" %15.2f\n", total);
 	}
-	printf("----------------");
-	for (i = 0; i <= n; i++)
-		printf(" ---------------");
-	printf("\n%-16s", "Total");
+	print_rule(16, n, 1);
+	printf("%-16s", "Total");
 	for (i = 0, total = 0; i < n; i++) {
 		for (k = 0, sum = 0; k < K_COUNT; k++)
 			sum += (double)pages[i][k] * mb;
@@ -499,10 +522,9 @@ static void print_many(const struct hms_topology *topo, const char *cgroup,
 		for (i = 0; i < n; i++) {
 			const struct hms_target *t = hms_topology_target(topo, i);
 
-			printf("%s{\"uid\": %" PRIu32 ", \"nid\": %d, "
-			       "\"type\": \"%s\"}", i ? ", " : "",
-			       hms_target_uid(t), hms_target_nid(t),
-			       hms_target_type_name(t));
+			printf("%s{", i ? ", " : "");
+			json_target(t);
+			putchar('}');
 		}
 		printf("],\n \"processes\": [");
 		for (r = 0; r < nrows; r++) {
@@ -525,15 +547,7 @@ static void print_many(const struct hms_topology *topo, const char *cgroup,
 		       "%s\n", cgroup);
 	else
 		printf("Per-target process memory usage (in MBs)\n");
-	printf("%-24s", "PID");
-	for (i = 0; i < n; i++) {
-		column_name(hms_topology_target(topo, i), name, sizeof(name));
-		printf(" %15s", name);
-	}
-	printf(" %15s\n------------------------", "Total");
-	for (i = 0; i <= n; i++)
-		printf(" ---------------");
-	putchar('\n');
+	print_head(topo, 24, "PID", 1);
 	for (r = 0; r < nrows; r++) {
 		snprintf(name, sizeof(name), "%d (%s)", rows[r].pid,
 			 rows[r].comm);
@@ -544,10 +558,8 @@ static void print_many(const struct hms_topology *topo, const char *cgroup,
 		}
 		printf(" %15.2f\n", sum);
 	}
-	printf("------------------------");
-	for (i = 0; i <= n; i++)
-		printf(" ---------------");
-	printf("\n%-24s", "Total");
+	print_rule(24, n, 1);
+	printf("%-24s", "Total");
 	for (i = 0, sum = 0; i < n; i++) {
 		printf(" %15.2f", (double)total[i] * mb);
 		sum += (double)total[i] * mb;
