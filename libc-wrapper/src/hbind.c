@@ -34,6 +34,7 @@
 _Static_assert(HMS_BIND_STRICT == HBIND_BIND_STRICT, "hms.h out of sync");
 _Static_assert(HMS_MIGRATE_ALL == HBIND_MIGRATE_ALL, "hms.h out of sync");
 _Static_assert(HMS_INTERLEAVE_MOVE == HBIND_IL_MOVE, "hms.h out of sync");
+_Static_assert(sizeof(unsigned int) == sizeof(__u32), "weights are __u32");
 _Static_assert(HMS_WEIGHT_MAX == HBIND_IL_WEIGHT_MAX, "hms.h out of sync");
 _Static_assert(HMS_QUERY_NOT_PRESENT == -ENOENT, "hms.h out of sync");
 _Static_assert(HMS_QUERY_NO_MEMORY == -EFAULT, "hms.h out of sync");
@@ -281,35 +282,33 @@ static unsigned int il_atom(uint32_t *atoms, unsigned int n,
 			    const unsigned int *weights, uint32_t initiator,
 			    uint32_t flags)
 {
-	unsigned int i;
+	uint64_t w = (uintptr_t)weights;
 
 	if (n > HBIND_MAX_TARGETS) {
 		errno = EINVAL;
 		return 0;
 	}
+	atoms[0] = HBIND_ATOM(HBIND_CMD_INTERLEAVE, HBIND_INTERLEAVE_NDWORDS);
 	atoms[1] = flags;
 	atoms[2] = 0;
+	/* the kernel reads n weights from here; unsigned int is a __u32 */
+	atoms[3] = (uint32_t)w;
+	atoms[4] = (uint32_t)(w >> 32);
 	if (!weights) {
 		atoms[1] |= HBIND_IL_AUTO;
 		if (initiator != HMS_INITIATOR_CURRENT) {
 			atoms[1] |= HBIND_IL_INITIATOR;
 			atoms[2] = initiator;
 		}
-		atoms[0] = HBIND_ATOM(HBIND_CMD_INTERLEAVE,
-				      HBIND_INTERLEAVE_NDWORDS(0));
-		return 1 + HBIND_INTERLEAVE_NDWORDS(0);
 	}
-	for (i = 0; i < n; i++)
-		atoms[3 + i] = weights[i];
-	atoms[0] = HBIND_ATOM(HBIND_CMD_INTERLEAVE, HBIND_INTERLEAVE_NDWORDS(n));
-	return 1 + HBIND_INTERLEAVE_NDWORDS(n);
+	return 1 + HBIND_INTERLEAVE_NDWORDS;
 }
 
 int hms_interleave(void *addr, size_t len, const uint32_t *targets,
 		   unsigned int n, const unsigned int *weights,
 		   uint32_t initiator, unsigned int flags)
 {
-	uint32_t atoms[1 + HBIND_INTERLEAVE_NDWORDS(HBIND_MAX_TARGETS)];
+	uint32_t atoms[1 + HBIND_INTERLEAVE_NDWORDS];
 	unsigned int natoms;
 
 	if (flags & ~HMS_INTERLEAVE_MOVE) {
@@ -340,7 +339,7 @@ int hms_set_membind(const uint32_t *targets, unsigned int n,
 int hms_set_interleave(const uint32_t *targets, unsigned int n,
 		       const unsigned int *weights, uint32_t initiator)
 {
-	uint32_t atoms[1 + HBIND_INTERLEAVE_NDWORDS(HBIND_MAX_TARGETS)];
+	uint32_t atoms[1 + HBIND_INTERLEAVE_NDWORDS];
 	unsigned int natoms;
 
 	natoms = il_atom(atoms, n, weights, initiator, HBIND_IL_TASK);

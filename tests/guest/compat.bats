@@ -2,9 +2,9 @@
 # hbind() from a 32-bit program (IA32_EMULATION; tests/guest/helpers/compat32.c,
 # built static for i386): every command works as from a 64-bit program and
 # matches mbind()/move_pages() on the same kind of range, and a QUERY buffer
-# address whose high word is set fails with EINVAL, changing nothing
-# (uapi/hbind.2: a 32-bit caller's malformed stream). compat32 prints one
-# "ok:"/"FAIL:" line per check.
+# or INTERLEAVE weights address whose high word is set fails with EINVAL,
+# changing nothing (uapi/hbind.2: a 32-bit caller's malformed stream).
+# compat32 prints one "ok:"/"FAIL:" line per check.
 
 setup() {
 	load common
@@ -59,4 +59,11 @@ c32() {
 	assert_line "ok: MIGRATE + QUERY with high word 0x1: EINVAL (want EINVAL)"
 	assert_line "ok: MIGRATE + QUERY with high word 0xffffffff: EINVAL (want EINVAL)"
 	assert_line --partial "ok: with high word 0 it runs"
+}
+
+@test "32-bit INTERLEAVE: the weights at a 32-bit pointer give the 1:3 placement; a high word in that pointer is EINVAL, no policy set" {
+	c32 interleave
+	assert_line --partial "ok: INTERLEAVE, weights pointer with high word 0x1: EINVAL"
+	assert_line --partial "ok:   the range keeps no policy"
+	assert_line --regexp "^ok: INTERLEAVE weights 1:3: 4 pages on node [0-9]+, 12 on node"
 }

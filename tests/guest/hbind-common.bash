@@ -157,7 +157,7 @@ q2n() {
 atom() { printf '0x%x' $(( ($2 << 16) | $1 )); }
 HB_DEFAULT=1 HB_BIND=2 HB_MIGRATE=3 HB_QUERY=4 HB_INTERLEAVE=5 HB_TASK_DEFAULT=6
 HB_PROCESS=7
-HB_CMD_MAX=8
+HB_CMD_UNKNOWN=8	# the lowest command number hbind() does not know
 
 # have_thp: the kernel can give this process huge pages on request
 # have_thp: THP can be had (the guest kernel has it and run.sh sets

@@ -105,7 +105,7 @@ bad_is() {
 
 @test "atom header 0 or an unknown command: EINVAL, and the atoms before it do not run" {
 	local a
-	for a in 0 $(atom 0 1)/0 $(atom $HB_CMD_MAX 0) $(atom 0xffff 0) $(atom 0x8002 1)/1; do
+	for a in 0 $(atom 0 1)/0 $(atom $HB_CMD_UNKNOWN 0) $(atom 0xffff 0) $(atom 0x8002 1)/1; do
 		bad hcall:t=$T,a=$MB/$a
 		bad_is hcall EINVAL
 		bad hcall:t=$T,a=$a

@@ -25,7 +25,7 @@ setup() {
 	done
 	[ -n "$F" ] || skip "needs a memory node without CPUs"
 	[ -n "$O" ] || O=$F
-	IL=$(atom 5 2)
+	IL=$(atom 5 4)
 	SAVED_IW=''
 }
 
@@ -415,11 +415,12 @@ bad_is() {
 	assert_equal "$(echo "$output" | grep -c "^taskpolicy bind:$H\$")" 2
 }
 
-@test "INTERLEAVE errors: bad weights, weight count, flags, initiator; EINVAL and nothing changed (range and task policy)" {
+@test "INTERLEAVE errors: bad weights, weights pointer, flags, initiator; EINVAL or EFAULT and nothing changed (range and task policy)" {
 	local u=${HB_UID[$H]} v=${HB_UID[$F]} unk ini tgt
 	unk=$(unused_uid)
 	ini=$(hms_find_uid initiator nid="$H")
-	for w in 0,1 1,256 1 1,1,1; do
+	# a weight out of 1..255; one weight for two targets reads a 0
+	for w in 0,1 1,256 1; do
 		bad il:n$H,n$F:$w
 		bad_is il EINVAL
 		bad il:n$H,n$F:$w:task
@@ -443,27 +444,39 @@ bad_is() {
 	bad il:$u,$v:1,1:0x100
 	bad_is il EINVAL
 	# raw: the initiator flag without auto, an initiator dword without the
-	# flag, auto with weights, too few dwords, two INTERLEAVEs, two task
-	# commands
+	# flag, auto with a weights pointer, a dword count other than 4 (the
+	# old inline weights too), two INTERLEAVEs, two task commands
 	tgt="t=$u/$v"
-	local IL4 IL1 TD TD1 BD
-	IL4=$(atom 5 4) IL1=$(atom 5 1) TD=$(atom 6 0) TD1=$(atom 6 1) BD=$(atom 2 1)
-	bad hcall:$tgt,a=$IL/2/$ini
+	local IL2 IL6 IL1 TD TD1 BD
+	IL2=$(atom 5 2) IL6=$(atom 5 6) IL1=$(atom 5 1) TD=$(atom 6 0) TD1=$(atom 6 1) BD=$(atom 2 1)
+	bad hcall:$tgt,a=$IL/2/$ini/W
 	bad_is hcall EINVAL
-	bad hcall:$tgt,a=$IL4/2/$ini/1/1
+	bad hcall:$tgt,a=$IL/1/5/QN
 	bad_is hcall EINVAL
-	bad hcall:$tgt,a=$IL/1/5
+	bad hcall:$tgt,a=$IL/1/0/W
 	bad_is hcall EINVAL
-	bad hcall:$tgt,a=$IL4/1/0/1/1
+	bad hcall:$tgt,a=$IL2/1/0
+	bad_is hcall EINVAL
+	bad hcall:$tgt,a=$IL6/0/0/W/1/1
 	bad_is hcall EINVAL
 	bad hcall:$tgt,a=$IL1/1
 	bad_is hcall EINVAL
-	bad hcall:$tgt,a=$IL/1/0/$IL/1/0
+	bad hcall:$tgt,a=$IL/1/0/QN/$IL/1/0/QN
 	bad_is hcall EINVAL
 	bad hcall:$tgt,a=$TD/$TD
 	bad_is hcall EINVAL
 	bad hcall:$tgt,a=$BD/2/$TD
 	bad_is hcall EINVAL
+	# weights the kernel cannot read: NULL, a kernel address, unmapped
+	for p in QN QK QB; do
+		bad hcall:$tgt,a=$IL/0/0/$p
+		bad_is hcall EFAULT
+	done
+	# the same atom with readable weights works
+	hb -n 16 hcall:$tgt,a=$IL/0/0/W getpol
+	assert_success
+	assert_line --regexp '^hcall ret=0 '
+	assert_line --regexp "^policy 0-15:weighted_interleave=static:($H,$F|$F,$H)\$"
 	# TASK_DEFAULT takes no dword
 	bad hcall:a=$TD1/0
 	bad_is hcall EINVAL

@@ -14,12 +14,16 @@
  *          header dword, HBIND_ATOM(cmd, ndwords), followed by exactly
  *          ndwords extra dwords whose meaning depends on the command.
  *          Results are written back into the extra dwords marked (out).
+ *          A user pointer in an atom takes two dwords, low word first;
+ *          a 32-bit caller (a 32-bit kernel, or a 32-bit program on a
+ *          64-bit kernel) must leave the high word 0 (EINVAL).
  *
  * The whole call is validated before any command takes effect.
  *
  * ABI promise: command numbers, flag bits and the meaning of existing extra
  * dwords never change; new commands and new flag bits may be added. Unknown
- * commands, wrong dword counts and unknown flag bits fail with EINVAL.
+ * commands, wrong dword counts and unknown flag bits fail with EINVAL. The
+ * dword count of a command follows from its number and flags alone.
  */
 #ifndef _UAPI_LINUX_HBIND_H
 #define _UAPI_LINUX_HBIND_H
@@ -46,11 +50,13 @@ enum hbind_cmd {
 	/* [0] flags (in), [1] pages moved (out), [2] sources (in, FROM only) */
 	HBIND_CMD_MIGRATE = 3,
 	HBIND_CMD_QUERY = 4,	/* [0] flags (in), [1] ptr low, [2] ptr high (in) */
-	/* [0] flags (in), [1] initiator uid (in), [2...] weights (in) */
+	/*
+	 * [0] flags (in), [1] initiator uid (in),
+	 * [2] weights ptr low, [3] weights ptr high (in)
+	 */
 	HBIND_CMD_INTERLEAVE = 5,
 	HBIND_CMD_TASK_DEFAULT = 6, /* no extra dword */
 	HBIND_CMD_PROCESS = 7,	/* [0] flags (in), [1] pidfd (in) */
-	HBIND_CMD_MAX,		/* always last member of enum */
 };
 
 #define HBIND_DEFAULT_NDWORDS	0
@@ -58,8 +64,7 @@ enum hbind_cmd {
 #define HBIND_MIGRATE_NDWORDS	2
 #define HBIND_MIGRATE_FROM_NDWORDS	3
 #define HBIND_QUERY_NDWORDS	3
-/* INTERLEAVE: 2 with HBIND_IL_AUTO, else 2 + ntargets */
-#define HBIND_INTERLEAVE_NDWORDS(nweights)	(2 + (nweights))
+#define HBIND_INTERLEAVE_NDWORDS	4
 #define HBIND_TASK_DEFAULT_NDWORDS	0
 #define HBIND_PROCESS_NDWORDS	2
 
@@ -78,7 +83,6 @@ enum hbind_cmd {
  *   execve(). Every target must be system memory.
  */
 #define HBIND_BIND_TASK		(1U << 1)
-#define HBIND_BIND_VALID	(HBIND_BIND_STRICT | HBIND_BIND_TASK)
 
 /*
  * HBIND_CMD_MIGRATE flags.
@@ -107,17 +111,13 @@ enum hbind_cmd {
  *   while the call runs may be missed.
  */
 #define HBIND_MIGRATE_WHOLE	(1U << 2)
-#define HBIND_MIGRATE_VALID	(HBIND_MIGRATE_ALL | HBIND_MIGRATE_FROM | \
-				 HBIND_MIGRATE_WHOLE)
 
 /*
  * HBIND_CMD_QUERY: the user buffer holds len / page size __s32 entries;
  * entry i receives the uid of the target holding page i of the range, or a
  * negative errno: -ENOENT (not populated), -EFAULT (zero page or no memory
- * behind it). No flag is defined yet: flags must be 0. A 32-bit caller (a
- * 32-bit kernel or a compat task) must leave the high word 0 (EINVAL).
+ * behind it). No flag is defined yet: flags must be 0.
  */
-#define HBIND_QUERY_VALID	0U
 
 /*
  * HBIND_CMD_INTERLEAVE: a weighted interleave (MPOL_WEIGHTED_INTERLEAVE)
@@ -125,13 +125,13 @@ enum hbind_cmd {
  * policy rather than to the global table of
  * /sys/kernel/mm/mempolicy/weighted_interleave. Pages go to the nodes of the
  * targets in node order, weight pages at a time.
- * Without HBIND_IL_AUTO, the atom has one weight per target after the
- *   initiator dword, in target order, each 1 to HBIND_IL_WEIGHT_MAX; the
- *   initiator dword must be 0.
- * HBIND_IL_AUTO: no weight dword; the weight of each target is the read
- *   bandwidth of the best path from the initiator to it, scaled so that
- *   the largest is HBIND_IL_AUTO_SCALE, rounded to the nearest integer (at
- *   least 1), then all divided by their greatest common divisor.
+ * Without HBIND_IL_AUTO, dwords [2] and [3] point to the weights: ntargets
+ *   __u32, in target order, each 1 to HBIND_IL_WEIGHT_MAX (EINVAL), read
+ *   before any command runs (EFAULT); the initiator dword must be 0.
+ * HBIND_IL_AUTO: the weights pointer must be 0; the weight of each target is
+ *   the read bandwidth of the best path from the initiator to it, scaled so
+ *   that the largest is HBIND_IL_AUTO_SCALE, rounded to the nearest integer
+ *   (at least 1), then all divided by their greatest common divisor.
  * HBIND_IL_INITIATOR (with HBIND_IL_AUTO): dword [1] is the uid of that
  *   initiator; without it, the mean bandwidth from the CPU initiators of
  *   the CPUs the calling thread may run on (its affinity) is used and
@@ -145,8 +145,6 @@ enum hbind_cmd {
 #define HBIND_IL_INITIATOR	(1U << 1)
 #define HBIND_IL_MOVE		(1U << 2)
 #define HBIND_IL_TASK		(1U << 3)
-#define HBIND_IL_VALID		(HBIND_IL_AUTO | HBIND_IL_INITIATOR | \
-				 HBIND_IL_MOVE | HBIND_IL_TASK)
 #define HBIND_IL_WEIGHT_MAX	255
 #define HBIND_IL_AUTO_SCALE	16
 
@@ -174,6 +172,5 @@ enum hbind_cmd {
  *   while the call runs leaves it working on the address space the process
  *   had. No flag is defined yet: flags must be 0.
  */
-#define HBIND_PROCESS_VALID	0U
 
 #endif /* _UAPI_LINUX_HBIND_H */

@@ -2,16 +2,17 @@
 /*
  * compat32 - hbind() from a 32-bit program on the 64-bit guest kernel
  * (IA32_EMULATION): every command works there as in a 64-bit caller, and a
- * QUERY buffer address whose high word is set fails with EINVAL, changing
- * nothing, instead of being truncated.
+ * pointer in the stream (a QUERY buffer, INTERLEAVE weights) whose high word
+ * is set fails with EINVAL, changing nothing, instead of being truncated.
  *
  * Built static for i386 (i686-linux-gnu-gcc, or gcc -m32). Each case
  * compares hbind with mbind()/move_pages() on the same kind of range:
  *
  *   compat32 CASE HOME OTHER
  *
- * CASE: abi, bind, migrate, query, default, stream, highword; HOME is the
- * memory node of the CPU the program runs on, OTHER another memory node.
+ * CASE: abi, bind, migrate, query, default, stream, highword, interleave;
+ * HOME is the memory node of the CPU the program runs on, OTHER another
+ * memory node.
  * Prints one line per check; exits 0 when all pass, 1 on a failure, 77
  * when the kernel has no hbind().
  */
@@ -370,6 +371,54 @@ static int case_highword(uint32_t uid, int home)
 	return 0;
 }
 
+/*
+ * INTERLEAVE with the caller's weights 1 and 3 over HOME and OTHER: the
+ * kernel reads them at the 32-bit pointer in the atom, and the pages go 1:3
+ * to the two nodes in node order. A high word in that pointer is EINVAL and
+ * leaves the range without a policy.
+ */
+static int case_interleave(uint32_t home_uid, uint32_t other_uid, int home,
+			   int other)
+{
+	int lo = home < other ? home : other, hi = home ^ other ^ lo;
+	uint32_t t[2] = { home_uid, other_uid };
+	uint32_t w[2] = { home == lo ? 1 : 3, home == lo ? 3 : 1 };
+	uint32_t a[1 + HBIND_INTERLEAVE_NDWORDS];
+	void *pages[NPAGES];
+	int status[NPAGES], n_lo = 0, n_hi = 0, mode, node;
+	char *p = map_pages();
+
+	hb_il_atom(a, 0, 0, w);
+	a[4] = 1;
+	errno = 0;
+	check(hbind(p, NPAGES * page_size, t, 2, a, 5) == -1 && errno == EINVAL,
+	      "INTERLEAVE, weights pointer with high word 0x1: %s (want EINVAL)",
+	      hb_errname(errno));
+	mode = policy_at(p, &node);
+	check(mode == HB_MPOL_DEFAULT, "  the range keeps no policy (mode %d)", mode);
+	a[4] = 0;
+	errno = 0;
+	check(hbind(p, NPAGES * page_size, t, 2, a, 5) == 0,
+	      "INTERLEAVE with weights at a 32-bit pointer: %s", hb_errname(errno));
+	mode = policy_at(p, &node);
+	check(mode == (HB_MPOL_WEIGHTED_INTERLEAVE | HB_MPOL_F_STATIC_NODES) &&
+	      node == -2, "  policy: weighted interleave, static, two nodes (mode %#x)",
+	      mode);
+	touch(p, NPAGES);
+	for (int i = 0; i < NPAGES; i++)
+		pages[i] = p + i * page_size;
+	check(!sys_move_pages(0, NPAGES, pages, NULL, status, 0), "move_pages: %s",
+	      hb_errname(errno));
+	for (int i = 0; i < NPAGES; i++) {
+		n_lo += status[i] == lo;
+		n_hi += status[i] == hi;
+	}
+	check(n_lo == NPAGES / 4 && n_hi == 3 * NPAGES / 4,
+	      "INTERLEAVE weights 1:3: %d pages on node %d, %d on node %d", n_lo, lo,
+	      n_hi, hi);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long home_uid, other_uid;
@@ -378,7 +427,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	page_size = sysconf(_SC_PAGESIZE);
 	if (argc != 4) {
-		fprintf(stderr, "usage: %s abi|bind|migrate|query|default|stream|highword HOME OTHER\n",
+		fprintf(stderr, "usage: %s abi|bind|migrate|query|default|stream|highword|interleave HOME OTHER\n",
 			argv[0]);
 		return 2;
 	}
@@ -405,6 +454,8 @@ int main(int argc, char **argv)
 		case_stream(other_uid, home, other);
 	else if (!strcmp(argv[1], "highword"))
 		case_highword(other_uid, home);
+	else if (!strcmp(argv[1], "interleave"))
+		case_interleave(home_uid, other_uid, home, other);
 	else {
 		fprintf(stderr, "%s: unknown case %s\n", argv[0], argv[1]);
 		return 2;

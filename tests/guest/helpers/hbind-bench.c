@@ -746,15 +746,14 @@ static void bench_il_first_touch(int reps)
 {
 	unsigned long mask = (1UL << node_a) | (1UL << node_b);
 	uint32_t tgts[2] = { (uint32_t)uid_a, (uint32_t)uid_b };
-	uint32_t atoms[5] = {
-		HBIND_ATOM(HBIND_CMD_INTERLEAVE, HBIND_INTERLEAVE_NDWORDS(2)),
-		0, 0, 1, 3,
-	};
+	static const uint32_t weights[2] = { 1, 3 };
+	uint32_t atoms[1 + HBIND_INTERLEAVE_NDWORDS];
 	uint64_t th[MAX_REPS], tm[MAX_REPS], med_h = 0, med_m;
 	int wa = iw_weight(node_a, 0), wb = iw_weight(node_b, 0), k, o;
 	size_t ha = 0, ma = 0;
 	struct region h, m;
 
+	hb_il_atom(atoms, 0, 0, weights);
 	if (reps > MAX_REPS)
 		reps = MAX_REPS;
 	printf("first touch of 16 MiB, weighted interleave 1:3 over nodes %d/%d "
@@ -768,7 +767,8 @@ static void bench_il_first_touch(int reps)
 		if (region_map(&h, 16 * MIB, 0) || region_map(&m, 16 * MIB, 0))
 			die("mmap");
 		if (have_hbind &&
-		    sys_hbind((unsigned long)h.base, h.len, tgts, 2, atoms, 5))
+		    sys_hbind((unsigned long)h.base, h.len, tgts, 2, atoms,
+			      1 + HBIND_INTERLEAVE_NDWORDS))
 			die("hbind(INTERLEAVE)");
 		if (sys_mbind((unsigned long)m.base, m.len,
 			      HB_MPOL_WEIGHTED_INTERLEAVE | HB_MPOL_F_STATIC_NODES,

@@ -743,8 +743,11 @@ static void op_il(struct opctx *c)
 	const char *args = c->args;
 	char *dup = strdup(args ? args : ""), *w = strchr(dup, ':'), *f = NULL;
 	uint32_t t[HBIND_MAX_TARGETS + 1];
-	uint32_t atoms[3 + HBIND_MAX_TARGETS + 1];
+	/* a weight the list leaves out reads as 0 */
+	uint32_t weights[HBIND_MAX_TARGETS + 1] = { 0 };
+	uint32_t atoms[1 + HBIND_INTERLEAVE_NDWORDS];
 	unsigned int nt, nw = 0;
+	uint64_t wp = (uintptr_t)weights;
 
 	if (w) {
 		*w++ = '\0';
@@ -757,6 +760,7 @@ static void op_il(struct opctx *c)
 	atoms[2] = 0;
 	if (w && !strncmp(w, "auto", 4)) {
 		atoms[1] |= HBIND_IL_AUTO;
+		wp = 0;
 		if (w[4] == '=') {
 			atoms[1] |= HBIND_IL_INITIATOR;
 			atoms[2] = (uint32_t)parse_ul(w + 5, "initiator uid");
@@ -767,11 +771,13 @@ static void op_il(struct opctx *c)
 		for (tok = strtok_r(w, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 			if (nw == HBIND_MAX_TARGETS + 1)
 				die("too many weights");
-			atoms[3 + nw++] = (uint32_t)parse_ul(tok, "weight");
+			weights[nw++] = (uint32_t)parse_ul(tok, "weight");
 		}
 	}
-	atoms[0] = HBIND_ATOM(HBIND_CMD_INTERLEAVE, HBIND_INTERLEAVE_NDWORDS(nw));
-	if (do_hbind(r, nt ? t : NULL, nt, atoms, 3 + nw))
+	atoms[0] = HBIND_ATOM(HBIND_CMD_INTERLEAVE, HBIND_INTERLEAVE_NDWORDS);
+	atoms[3] = (uint32_t)wp;
+	atoms[4] = (uint32_t)(wp >> 32);
+	if (do_hbind(r, nt ? t : NULL, nt, atoms, 1 + HBIND_INTERLEAVE_NDWORDS))
 		out("il errno=%s", hb_errname(errno));
 	else
 		out("il ok");
@@ -806,7 +812,7 @@ static void op_default(struct opctx *c)
  * hcall:t=5/6,tp=bad,nt=3,a=0x10002/1,ap=null,na=0,pad=300
  * Q, QK, QB, QN in the atom list expand to the two dwords of a query buffer
  * pointer: a valid buffer for the range, a kernel address, an unmapped user
- * address, NULL. pad=N extends the atom array to N dwords with DEFAULT
+ * address, NULL; W to those of an INTERLEAVE weights array (every weight 1). pad=N extends the atom array to N dwords with DEFAULT
  * headers (for limit tests) without changing natoms unless na= says so.
  * r=0 makes the call's range start 0, length 0 (MIGRATE_WHOLE).
  */
@@ -821,6 +827,7 @@ static void op_hcall(struct opctx *c)
 	unsigned int nt = 0, na = 0, cap = 0, pad = 0, nt_eff, na_eff;
 	long nt_over = -1, na_over = -1;
 	const char *tp = "ok", *ap = "ok";
+	uint32_t ones[HBIND_MAX_TARGETS * 2 + 2];
 	int32_t *qbuf = NULL;
 	int used_q = 0;
 	size_t qn = r->count ? r->count : 1, i;
@@ -833,6 +840,8 @@ static void op_hcall(struct opctx *c)
 		die("out of memory");
 	for (i = 0; i < qn; i++)
 		qbuf[i] = INT32_MAX;
+	for (i = 0; i < sizeof(ones) / sizeof(ones[0]); i++)
+		ones[i] = 1;
 	for (kv = strtok_r(dup, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
 		char *v = strchr(kv, '=');
 
@@ -876,6 +885,8 @@ static void op_hcall(struct opctx *c)
 					p = (uintptr_t)unmapped_ptr();
 				else if (!strcmp(w, "QN"))
 					p = 0;
+				else if (!strcmp(w, "W"))
+					p = (uintptr_t)ones;
 				else
 					two = 0;
 				if (two) {

@@ -513,13 +513,11 @@ static int do_ilauto(void)
 	CHECK(!sched_getaffinity(0, sizeof(all), &all), "sched_getaffinity");
 	for (k = 0; k < 2; k++) {
 		int cpu = cpus[k];
-		uint32_t atoms[3] = {
-			HBIND_ATOM(HBIND_CMD_INTERLEAVE, HBIND_INTERLEAVE_NDWORDS(0)),
-			HBIND_IL_AUTO, 0,
-		};
+		uint32_t atoms[1 + HBIND_INTERLEAVE_NDWORDS];
 		char *p = map_anon(n * psz, 0);
 		int tries;
 
+		hb_il_atom(atoms, HBIND_IL_AUTO, 0, NULL);
 		/* run on @cpu while allowed on every CPU */
 		for (tries = 0; tries < 100; tries++) {
 			HB_PIN(cpu);
@@ -527,7 +525,8 @@ static int do_ilauto(void)
 			      "sched_setaffinity: %s", strerror(errno));
 			if (sched_getcpu() != cpu)
 				continue;
-			if (sys_hbind(p, n * psz, uids, 2, atoms, 3))
+			if (sys_hbind(p, n * psz, uids, 2, atoms,
+				      1 + HBIND_INTERLEAVE_NDWORDS))
 				FAIL("INTERLEAVE|AUTO: %s", strerror(errno));
 			if (sched_getcpu() == cpu)
 				break;
@@ -718,14 +717,14 @@ static int do_ksmbase(void)
 	memset(other, 0xa5, psz);
 
 	{
-		uint32_t atoms[5] = {
-			HBIND_ATOM(HBIND_CMD_INTERLEAVE,
-				   HBIND_INTERLEAVE_NDWORDS(2)),
-			HBIND_IL_MOVE, 0, weights[0], weights[1],
-		};
-		long ksm = ksm_once(res);
+		uint32_t atoms[1 + HBIND_INTERLEAVE_NDWORDS];
+		long ksm;
 
-		CHECK(!sys_hbind(res, (n + 1) * psz, uids, 2, atoms, 5),
+		hb_il_atom(atoms, HBIND_IL_MOVE, 0, weights);
+		ksm = ksm_once(res);
+
+		CHECK(!sys_hbind(res, (n + 1) * psz, uids, 2, atoms,
+				 1 + HBIND_INTERLEAVE_NDWORDS),
 		      "INTERLEAVE|MOVE: %s", strerror(errno));
 		print_nodes("hbind", ksm, res + psz, n);
 	}

@@ -90,6 +90,23 @@ static inline long hb_sys_hbind(unsigned long start, unsigned long len,
 	hb_sys_hbind((unsigned long)(start), len, targets, ntargets,	\
 		     atoms, natoms)
 
+/*
+ * An INTERLEAVE atom (1 + HBIND_INTERLEAVE_NDWORDS dwords at @a): @flags,
+ * @initiator, and a pointer to the caller's weights, one per target (NULL
+ * with HBIND_IL_AUTO).
+ */
+static inline void hb_il_atom(uint32_t *a, uint32_t flags, uint32_t initiator,
+			      const uint32_t *weights)
+{
+	uint64_t w = (uintptr_t)weights;
+
+	a[0] = HBIND_ATOM(HBIND_CMD_INTERLEAVE, HBIND_INTERLEAVE_NDWORDS);
+	a[1] = flags;
+	a[2] = initiator;
+	a[3] = (uint32_t)w;
+	a[4] = (uint32_t)(w >> 32);
+}
+
 static inline long sys_mbind(unsigned long start, unsigned long len,
 			     int mode, const unsigned long *nmask,
 			     unsigned long maxnode, unsigned int flags)

@@ -129,12 +129,12 @@ int main(int argc, char **argv)
 		      "hbind MIGRATE: %s", hb_errname(errno));
 		printf("moved %u\n", atoms[2]);
 	} else if (ilmove) {
-		uint32_t atoms[4] = {
-			HBIND_ATOM(HBIND_CMD_INTERLEAVE, HBIND_INTERLEAVE_NDWORDS(1)),
-			HBIND_IL_MOVE, 0, 1
-		};
+		static const uint32_t one = 1;
+		uint32_t atoms[1 + HBIND_INTERLEAVE_NDWORDS];
 
-		CHECK(!sys_hbind(buf, len, &uid, 1, atoms, 4),
+		hb_il_atom(atoms, HBIND_IL_MOVE, 0, &one);
+		CHECK(!sys_hbind(buf, len, &uid, 1, atoms,
+				 1 + HBIND_INTERLEAVE_NDWORDS),
 		      "hbind INTERLEAVE|MOVE: %s", hb_errname(errno));
 	} else {
 		nmask[node / 64] |= 1UL << (node % 64);
