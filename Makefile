@@ -61,7 +61,7 @@ shell: kernel rootfs userspace ## an interactive guest shell (TOPOLOGY=, default
 patches-check: deps ## checkpatch.pl --strict on every kernel patch
 	@scripts/kq.sh check
 
-build-each: rootfs userspace ## build the kernel after each patch, boot the CONFIG_HMS=n build (nohms suite)
+build-each: rootfs userspace ## build the kernel after each patch, run the selftests of each prefix that adds some, boot the CONFIG_HMS=n build (nohms suite)
 	@scripts/kq.sh build-each
 
 clean-runs: ## delete the kept guest runs and check results from HMS_CACHE

@@ -6,19 +6,34 @@
 # tools/testing/selftests/mm's Makefile for these three binaries only (all of
 # mm's selftests need liburing and libcap, which the guest does not have).
 # Output: $HMS_OUT/kselftest/mm (the guest's /mnt/hms/kselftest/mm).
+#
+#   scripts/build-kselftests.sh [--tree DIR --obj DIR --out DIR]
+#
+# --tree, --obj, --out: another kernel tree, its object directory and where
+# the binaries go (scripts/kq.sh build-each builds each prefix's own).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-case ${1:-} in
--h|--help) script_help; exit 0 ;;
-'') ;;
-*) script_help >&2; exit 2 ;;
-esac
+tree='' obj='' out=''
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h|--help) script_help; exit 0 ;;
+	--tree|--obj|--out)
+		[ $# -ge 2 ] || { script_help >&2; exit 2; }
+		declare "${1#--}=$2"; shift ;;
+	*) script_help >&2; exit 2 ;;
+	esac
+	shift
+done
 
-tree=$("$HMS_TOP/scripts/kq.sh" sync)
-obj=$KOBJ
-[ "${DEBUG:-0}" = 0 ] || obj=$KOBJ_DEBUG
-out=$HMS_OUT/kselftest/mm
+if [ -z "$tree" ]; then
+	tree=$("$HMS_TOP/scripts/kq.sh" sync)
+fi
+if [ -z "$obj" ]; then
+	obj=$KOBJ
+	[ "${DEBUG:-0}" = 0 ] || obj=$KOBJ_DEBUG
+fi
+out=${out:-$HMS_OUT/kselftest/mm}
 mkdir -p "$obj" "$out"
 log "kselftests: headers in $obj/usr/include, binaries in $out"
 make -s -C "$tree" O="$obj" headers >&2

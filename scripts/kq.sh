@@ -15,10 +15,12 @@
 #   scripts/kq.sh adopt REF  make the dev branch REF (e.g. a branch a
 #                          developer stacked in another worktree) and export it
 #   scripts/kq.sh build-each  build the kernel after each patch of the series
-#                          (CONFIG_HMS=y), and the whole series with
-#                          CONFIG_HMS=n, which it then boots to run
-#                          tests/guest/nohms.bats (`make build-each`); slow:
-#                          docs/benchmarks.md says how slow
+#                          (CONFIG_HMS=y), boot each prefix whose last patch
+#                          adds selftests to run them (hbind-tests), and
+#                          build the whole series with CONFIG_HMS=n, which it
+#                          then boots to run tests/guest/nohms.bats
+#                          (`make build-each`); slow: docs/benchmarks.md
+#                          says how slow
 #   scripts/kq.sh build-prefix N  build the kernel with the first N patches
 #                          (CONFIG_HMS=y) in build-each's tree and object
 #                          directory, and print its bzImage (for
@@ -326,6 +328,26 @@ build_each_dirs() {
 	return 0
 }
 
+# The selftests the series adds, and build-each's copy of each prefix's
+PREFIX_TEST=tools/testing/selftests/mm/hbind-tests.c
+
+# prefix_selftests TREE OBJ LABEL: build TREE's hbind-tests against OBJ's
+# headers, boot OBJ's kernel and run them (tests/guest/kselftest.sh: a
+# failure not in kselftest.known fails the prefix).
+prefix_selftests() {
+	local tree=$1 obj=$2 label=$3 ks=$HMS_CACHE/each-kselftest
+	need rootfs userspace
+	log "build-each: $label adds selftests: booting it to run hbind-tests"
+	mkdir -p "$ks/mm"
+	"$HMS_TOP/scripts/build-kselftests.sh" --tree "$tree" --obj "$obj" \
+		--out "$ks/mm" >/dev/null || die "selftests do not build at $label"
+	"$HMS_TOP/scripts/vm.sh" --topology two-socket-hbm --timeout 900 \
+		--kernel "$obj/arch/x86/boot/bzImage" --share "$ks" \
+		-- env KS=/mnt/share/mm sh /mnt/hms/tests/guest/kselftest.sh hbind-tests ||
+		die "the selftests fail at $label"
+	log "build-each: $label passes its selftests"
+}
+
 cmd_build_each() {
 	cmd_init
 	local n i p bdir=$HMS_CACHE/kbuild-each tree=$HMS_CACHE/linux-each
@@ -340,6 +362,10 @@ cmd_build_each() {
 		log "build-each: building with $((i + 1))/$n: ${p##*/}"
 		"$HMS_TOP/scripts/build-kernel.sh" --tree "$tree" --obj "$bdir" >/dev/null ||
 			die "build failed after ${p##*/}"
+		# a patch that adds selftests: this prefix passes the ones it has
+		if git_k "$tree" show --stat --format= HEAD | grep -q "$PREFIX_TEST"; then
+			prefix_selftests "$tree" "$bdir" "$((i + 1))/$n"
+		fi
 	done
 	log "build-each: whole series with CONFIG_HMS=n"
 	"$HMS_TOP/scripts/build-kernel.sh" --tree "$tree" --obj "$bdir-nohms" --no-hms >/dev/null ||

@@ -7,13 +7,14 @@
 # fails on the pristine kernel in this guest, with the reason) is reported as
 # skipped when it fails; every other failure counts. A module that does
 # not load is a failed test of its own: the device tests would only skip.
-# Usage: kselftest.sh [BINARY...] (default: all three)
+# Usage: [KS=DIR] kselftest.sh [BINARY...] (default: all three, from
+# /mnt/hms/kselftest/mm; scripts/kq.sh build-each runs a prefix's own)
 case ${1:-} in
 -h|--help)
 	awk 'NR == 1 && /^#!/ { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"
 	exit 0 ;;
 esac
-KS=/mnt/hms/kselftest/mm
+KS=${KS:-/mnt/hms/kselftest/mm}
 KNOWN=$(dirname "$0")/kselftest.known
 rc=0
 
