@@ -22,7 +22,7 @@
 # --sizes none keeps only the latency rows (single-page calls, QUERY) of
 # hbind-bench; --device only runs hbind-devbench alone.
 # Each MIGRATE row also times memcpy() of the same bytes into a buffer on
-# node 1, and hbind with its parallel copy off (hbind 1 CPU); a second table
+# node 1, and hbind with no copy provider (hbind 1 CPU); a second table
 # times first touch in an hbind BIND range against an mbind one.
 # --profile (`make bench PROFILE=1`): where the time of a migration goes.
 # Builds the profiling kernel (kernel-patches/config/profile.config: ftrace,

@@ -39,13 +39,14 @@ nodelist() {
 # place_home: hbind-do ops that put every page on HB_HOME and leave no policy
 place_home() { echo "mbind:bind:$H touch mbind:default"; }
 
-# the benchmark switch of MIGRATE's copy helpers (default off)
-PC=/sys/kernel/debug/hbind/parallel_copy
+# the reasons migrate_pages()' "cpus" copy provider copies for (default none)
+PC=/sys/kernel/debug/migrate_copy/cpus/reasons
+PC_FOLIOS=/sys/kernel/debug/migrate_copy/cpus/folios
 
 teardown() {
 	teardown_holders
 	[ -z "${HB_CG:-}" ] || rmdir "$HB_CG/child" "$HB_CG" 2>/dev/null || true
-	[ ! -w $PC ] || echo 0 > $PC
+	[ ! -w $PC ] || echo none > $PC
 }
 
 # kworker_ms CPU: run time in ms of CPU's high-priority kworkers, where
@@ -320,19 +321,48 @@ kworker_ms() {
 	done
 }
 
-@test "MIGRATE copies the same data with the parallel copy on and off: 4 KiB pages and THP, the same counts and huge pages" {
+@test "the cpus copy provider: hbind MIGRATE, move_pages() and mbind() copy the same data with it on and off, as its reasons say; 4 KiB pages and THP" {
 	need_mem_nodes 2
-	local o=$HB_OTHER u=${HB_UID[$HB_OTHER]} pc
+	local o=$HB_OTHER u=${HB_UID[$HB_OTHER]} on f0 f1 m
 	[ -w $PC ] || fail "no $PC in this kernel"
-	assert_equal "$(cat $PC)" N
+	assert_equal "$(cat $PC)" none
+	# the knob takes reason names, and nothing else
+	echo "syscall_or_cpuset mempolicy_mbind" > $PC
+	assert_equal "$(cat $PC)" "syscall_or_cpuset mempolicy_mbind"
+	run sh -c "/bin/echo no_such_reason > $PC"
+	assert_failure
+	assert_output --partial "Invalid argument"
+	run sh -c "echo syscall_or_cpuset bogus > $PC"
+	assert_failure
+	# one write longer than a page
+	run sh -c "head -c 5000 /dev/zero | tr '\\0' x | dd of=$PC bs=5000 count=1 iflag=fullblock"
+	assert_failure
+	# root's knob: another user can neither change nor read it
+	run setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "echo none > $PC"
+	assert_failure
+	run setpriv --reuid=65534 --regid=65534 --clear-groups cat $PC
+	assert_failure
+	assert_equal "$(cat $PC)" "syscall_or_cpuset mempolicy_mbind"
 	# the caller may run on every CPU: the CPUs of node o can help
-	for pc in 1 0; do
-		echo $pc > $PC
-		hb -n 4096 $(place_home) cpu:all migrate:$u where verify
-		assert_success
-		assert_line "migrate moved=4096"
-		assert_line "nodes n$o=4096"
-		assert_line "verify ok"
+	for on in syscall_or_cpuset none; do
+		echo $on > $PC
+		for m in migrate:$u move:$o; do
+			f0=$(cat $PC_FOLIOS)
+			hb -n 4096 $(place_home) cpu:all $m where verify
+			assert_success
+			assert_line --regexp "^(migrate moved=4096|move ret=0 n$o=4096)$"
+			assert_line "nodes n$o=4096"
+			assert_line "verify ok"
+			f1=$(cat $PC_FOLIOS)
+			hb_log "$m, provider for '$on': it copied $((f1 - f0)) folios"
+			if [ $on = none ]; then
+				assert_equal "$f1" "$f0"
+			else
+				# node o's CPU is idle while this one migrates
+				[ $((f1 - f0)) -gt 0 ] ||
+					fail "the provider copied no folio for $m"
+			fi
+		done
 		if have_thp; then
 			hb -m thp -n 2048 $(place_home) thp cpu:all migrate:$u where thp verify
 			assert_success
@@ -340,6 +370,23 @@ kworker_ms() {
 			assert_line "migrate moved=2048"
 			assert_line "nodes n$o=2048"
 			assert_line "verify ok"
+		fi
+	done
+	# mbind(MPOL_MF_MOVE) migrates for the reason mempolicy_mbind: only
+	# that name turns the provider on for it
+	for on in syscall_or_cpuset mempolicy_mbind; do
+		echo $on > $PC
+		f0=$(cat $PC_FOLIOS)
+		hb -n 4096 $(place_home) cpu:all mbind:bind:$o:move where verify
+		assert_success
+		assert_line "nodes n$o=4096"
+		assert_line "verify ok"
+		f1=$(cat $PC_FOLIOS)
+		hb_log "mbind, provider for '$on': it copied $((f1 - f0)) folios"
+		if [ $on = mempolicy_mbind ]; then
+			[ $((f1 - f0)) -gt 0 ] || fail "the provider copied no folio for mbind"
+		else
+			assert_equal "$f1" "$f0"
 		fi
 	done
 }
@@ -360,7 +407,7 @@ helper_ms() {
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }'
 }
 
-@test "MIGRATE's copy runs only where and as much as the caller could: on its CPU by default; with the benchmark switch, never outside its affinity or cpuset, nor for a caller in a cpu cgroup" {
+@test "MIGRATE's copy runs only where and as much as the caller could: on its CPU by default; with the cpus copy provider on, never outside its affinity or cpuset, nor for a caller in a cpu cgroup" {
 	need_mem_nodes 2
 	local o=$HB_OTHER u=${HB_UID[$HB_OTHER]} cg=/sys/fs/cgroup hc t
 	local def on pinned boxed capped
@@ -375,8 +422,8 @@ helper_ms() {
 	done
 	# by default the caller copies alone, as mbind() does
 	def=$(helper_ms cpu:all env)
-	# the switch on: node o's CPU helps a caller that may run there
-	echo 1 > $PC
+	# the provider on: node o's CPU helps a caller that may run there
+	echo syscall_or_cpuset > $PC
 	on=$(helper_ms cpu:all env)
 	awk -v d="$on" 'BEGIN { exit !(d >= 5) }' ||
 		fail "CPU $hc ran ${on} ms of kworker time for an unrestricted caller with $PC on: the helpers did not run, nothing below is shown"

@@ -30,13 +30,14 @@ T=/sys/kernel/tracing
 [ -d $T/trace_stat ] || mount -t tracefs nodev $T
 [ -w $T/function_profile_enabled ] || { echo "no function profiler (not the profiling kernel?)" >&2; exit 1; }
 P=/sys/kernel/debug/hbind
+COPIER=/sys/kernel/debug/migrate_copy/cpus/reasons
 
 # the steps; each is timed in one function (none calls another of the list)
 funcs="__x64_sys_hbind __x64_sys_mbind __x64_sys_move_pages __x64_sys_migrate_pages
 lru_cache_disable lru_add_drain_all lru_add_drain lru_cache_enable
-mpol_isolate_range queue_pages_range migrate_pages migrate_pages_mt
+mpol_isolate_range queue_pages_range migrate_pages
 alloc_migration_target try_to_migrate try_to_unmap_flush folio_mc_copy
-migrate_folios_copy migrate_copy_work remove_migration_ptes putback_movable_pages
+migrate_folios_copy migrate_cpus_work remove_migration_ptes putback_movable_pages
 hmst_hms_migrate_to_system migrate_vma_setup migrate_device_unmap
 hmst_alloc_and_copy_back __alloc_pages_noprof migrate_vma_pages
 migrate_vma_finalize folio_putback_lru free_zone_device_folio"
@@ -46,7 +47,7 @@ detail)
 	# per folio; some nest (try_to_migrate_one in rmap_walk in
 	# try_to_migrate): each is read on its own
 	funcs="__x64_sys_hbind __x64_sys_mbind __x64_sys_move_pages
-__x64_sys_migrate_pages migrate_pages migrate_pages_mt
+__x64_sys_migrate_pages migrate_pages
 mpol_isolate_range queue_pages_range folio_isolate_lru
 alloc_migration_target __alloc_pages_noprof
 try_to_migrate rmap_walk try_to_migrate_one page_vma_mapped_walk
@@ -81,13 +82,15 @@ for kind in $kinds; do
 	echo "== $kind, $size MiB, node 0 -> node 1, $rounds rounds"
 	migrate-prof -m memcpy -k "$kind" -s "$size" -r "$rounds"
 	for m in $methods; do
-		call=$m pc=1 lru=1
+		# the copy provider for hbind alone: the others run as by default
+		call=$m pc=0 lru=1
 		case $m in
-		hbind-1cpu) call=hbind pc=0 ;;		# no shared copy (patch 0014)
-		hbind-old) call=hbind pc=0 lru=0 ;;	# nor local LRU drain (0015)
+		hbind|hbind-fromdev) pc=1 ;;
+		hbind-1cpu) call=hbind pc=0 ;;		# no copy provider
+		hbind-old) call=hbind pc=0 lru=0 ;;	# nor local LRU drain
 		esac
-		if [ -d $P ]; then
-			echo $pc > $P/parallel_copy
+		if [ -d $P ] && [ -w $COPIER ]; then
+			if [ $pc = 1 ]; then echo syscall_or_cpuset; else echo none; fi > $COPIER
 			echo $lru > $P/lru_drain_local
 		elif [ "$call" != "$m" ]; then
 			continue
@@ -123,5 +126,5 @@ for kind in $kinds; do
 		rm -f "$stats"
 	done
 done
-[ -d $P ] && { echo 0 > $P/parallel_copy; echo 1 > $P/lru_drain_local; }
+[ -d $P ] && { echo none > $COPIER; echo 1 > $P/lru_drain_local; }
 exit 0

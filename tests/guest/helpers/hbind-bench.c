@@ -33,9 +33,11 @@
 #define MAX_REPS	64
 
 /*
- * The methods of a row. hbind 1 CPU: hbind MIGRATE with its parallel copy
- * off (/sys/kernel/debug/hbind/parallel_copy, default off: the column is what
- * MIGRATE does by default), where the kernel has it;
+ * The methods of a row. hbind MIGRATE: with the "cpus" copy provider of
+ * migrate_pages() on for its call (/sys/kernel/debug/migrate_copy/cpus/
+ * reasons: syscall_or_cpuset; off by default), where the kernel has it;
+ * hbind 1 CPU: hbind MIGRATE as it runs by default, the caller copying;
+ * the other methods run as by default, the provider off;
  * memcpy copies the same bytes, it moves nothing.
  */
 enum method {
@@ -46,7 +48,7 @@ static const char *const mname[M_NR] = {
 	"hbind MIGRATE", "move_pages()", "mbind(MF_MOVE)", "migrate_pages()",
 	"hbind 1 CPU", "memcpy A->B",
 };
-#define PARALLEL_COPY "/sys/kernel/debug/hbind/parallel_copy"
+#define COPIER "/sys/kernel/debug/migrate_copy/cpus/reasons"
 
 static long PS;
 static int node_a, node_b = 1;
@@ -157,15 +159,15 @@ static uint64_t timed_memcpy(struct region *r, int thp, size_t *moved)
 	return t1 - t0;
 }
 
-/* hbind's parallel copy on or off; 0 when done */
-static int set_parallel_copy(int on)
+/* the "cpus" copy provider on or off for system calls; 0 when done */
+static int set_copier(int on)
 {
-	FILE *f = fopen(PARALLEL_COPY, "w");
+	FILE *f = fopen(COPIER, "w");
 	int ok;
 
 	if (!f)
 		return -1;
-	ok = fputs(on ? "1" : "0", f) >= 0;
+	ok = fputs(on ? "syscall_or_cpuset" : "none", f) >= 0;
 	return fclose(f) || !ok ? -1 : 0;
 }
 
@@ -201,10 +203,11 @@ static uint64_t timed_move(struct region *r, enum method m, size_t *moved)
 	uint64_t t0, t1;
 	long ret = 0;
 
-	if (m == M_HBIND_1CPU)
-		set_parallel_copy(0);
-	if (m == M_HBIND)
+	if (m == M_HBIND) {
+		if (have_knob)
+			set_copier(1);
 		widen_affinity(1);
+	}
 	t0 = hb_now_ns();
 	switch (m) {
 	case M_HBIND:
@@ -225,10 +228,11 @@ static uint64_t timed_move(struct region *r, enum method m, size_t *moved)
 		break;
 	}
 	t1 = hb_now_ns();
-	if (m == M_HBIND)
+	if (m == M_HBIND) {
 		widen_affinity(0);
-	if (m == M_HBIND_1CPU)
-		set_parallel_copy(1);
+		if (have_knob)
+			set_copier(0);
+	}
 	if (ret < 0) {
 		fprintf(stderr, "hbind-bench: %s: %s\n", mname[m], strerror(errno));
 		*moved = 0;
@@ -1169,7 +1173,7 @@ int main(int argc, char **argv)
 	uid_a = hb_uid_of_node(node_a);
 	uid_b = hb_uid_of_node(node_b);
 	have_hbind = uid_a >= 0 && uid_b >= 0 && probe_hbind();
-	have_knob = have_hbind && !set_parallel_copy(1);
+	have_knob = have_hbind && !set_copier(0);
 	printf("hbind-bench: node %d -> node %d, target uids %ld -> %ld, hbind %s\n",
 	       node_a, node_b, uid_a, uid_b, have_hbind ? "available" : "NOT available");
 	printf("median of %d interleaved rounds per cell, after one untimed round; "
@@ -1178,13 +1182,14 @@ int main(int argc, char **argv)
 	       "node %d or the copy differs);\n"
 	       "memcpy A->B = memcpy() of the same bytes into a buffer of the same "
 	       "page kind on node %d (touched beforehand, untimed);\n"
-	       "hbind 1 CPU = hbind MIGRATE with its parallel copy off (%s);\n"
+	       "hbind MIGRATE = with the cpus copy provider on for its call, "
+	       "hbind 1 CPU = without it, as by default (%s);\n"
 	       "paired = hbind / memcpy, move_pages(), mbind(), migrate_pages(), "
 	       "hbind 1 CPU in the same round, median (lowest-highest) over the "
 	       "rounds;\n"
 	       "best peer / hbind = the fastest peer's median over hbind's "
 	       "(above 1: hbind is faster)\n", reps, node_b, node_b,
-	       have_knob ? PARALLEL_COPY : "n/a: no " PARALLEL_COPY);
+	       have_knob ? COPIER : "n/a: no " COPIER);
 	printf("migrate_pages() also moves the benchmark's own pages on node %d "
 	       "(a few pages of stack, heap, text)\n\n", node_a);
 	if (strcmp(sizes, "none"))
