@@ -21,6 +21,9 @@
 #                          then boots to run tests/guest/nohms.bats
 #                          (`make build-each`); slow: docs/benchmarks.md
 #                          says how slow
+#   scripts/kq.sh build-each --from N  the same from the N-th patch on:
+#                          the first N-1 are applied but not built
+#                          (those that a run before has built)
 #   scripts/kq.sh build-prefix N  build the kernel with the first N patches
 #                          (CONFIG_HMS=y) in build-each's tree and object
 #                          directory, and print its bzImage (for
@@ -349,16 +352,25 @@ prefix_selftests() {
 }
 
 cmd_build_each() {
+	local from=1
+	if [ "${1:-}" = --from ]; then
+		from=${2:-}
+		[[ $from =~ ^[1-9][0-9]*$ ]] || die "build-each --from needs a patch number, not '$from'"
+	elif [ $# -gt 0 ]; then
+		die "build-each: unknown argument '$1' (scripts/kq.sh --help)"
+	fi
 	cmd_init
 	local n i p bdir=$HMS_CACHE/kbuild-each tree=$HMS_CACHE/linux-each
 	build_each_dirs
 	n=$(series_files | wc -l)
+	[ "$from" -le "$n" ] || die "build-each --from $from: the series has $n patches"
 	[ -d "$tree" ] || git_k "$KAM" worktree add -q --detach "$tree" pristine >&2
 	git_k "$tree" checkout -q -f --detach pristine
 	mapfile -t patches < <(series_files)
 	for ((i = 0; i < n; i++)); do
 		p=${patches[$i]}
 		git_k "$tree" am -q --keep-cr "$p" || die "git am failed on ${p##*/}"
+		[ "$((i + 1))" -ge "$from" ] || continue
 		log "build-each: building with $((i + 1))/$n: ${p##*/}"
 		"$HMS_TOP/scripts/build-kernel.sh" --tree "$tree" --obj "$bdir" >/dev/null ||
 			die "build failed after ${p##*/}"
@@ -451,7 +463,7 @@ export) cmd_export ;;
 adopt) shift; cmd_adopt "$@" ;;
 check) cmd_check ;;
 check-cover) shift; check_cover "$@" ;;
-build-each) cmd_build_each ;;
+build-each) shift; cmd_build_each "$@" ;;
 build-prefix) shift; cmd_build_prefix "$@" ;;
 cross) cmd_cross ;;
 -h|--help|help) script_help ;;
