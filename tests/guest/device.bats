@@ -237,6 +237,26 @@ kernel_quiet() {
 	assert_output "stats: uid $dev capacity 4096 used 0 to $n from $n"
 }
 
+@test "device preferences follow the range as a VMA policy does: split, part of a VMA, mremap (moved, grown, DONTUNMAP), fork, munmap, MAP_FIXED" {
+	load_hms mem_mb=16
+	dt -m 8 lifecycle
+	assert_success
+	assert_line --regexp "^device READ \(split into 3 VMAs\): cpages 192 faults [0-9]+ mpages 192$"
+	assert_line --regexp "^device READ \(middle third bound\): cpages 192 faults [0-9]+ mpages 64$"
+	assert_line --regexp "^device READ \(moved by mremap\): cpages 64 faults [0-9]+ mpages 64$"
+	assert_line --regexp "^device READ \(new mapping where it was\): cpages 64 faults [0-9]+ mpages 0$"
+	assert_line --regexp "^device READ \(second quarter bound, grown and moved\): cpages 256 faults [0-9]+ mpages 192$"
+	assert_line --regexp "^device READ \(grown in place\): cpages 128 faults [0-9]+ mpages 128$"
+	assert_line --regexp "^device READ \(MREMAP_DONTUNMAP, old range\): cpages 64 faults [0-9]+ mpages 64$"
+	assert_line --regexp "^device READ \(middle unmapped and mapped again\): cpages 192 faults [0-9]+ mpages 128$"
+	assert_line --regexp "^device READ \(MAP_FIXED over a bound range\): cpages 64 faults [0-9]+ mpages 0$"
+	assert_line --regexp "^device READ \(child, inherited\): cpages 64 faults [0-9]+ mpages 64$"
+	assert_line --regexp "^device READ \(child, MADV_DONTFORK range mapped again\): cpages 64 faults [0-9]+ mpages 0$"
+	assert_line "PASS lifecycle"
+	run devtest stats
+	assert_output --regexp "used 0 "
+}
+
 @test "rmmod test_hms with pages on the device: pages come back intact, objects leave the bus, policies naming the device stop using it" {
 	need_other
 	local t i links l f=$BATS_TEST_TMPDIR/hold o=${HB_UID[$OTHER]} obj

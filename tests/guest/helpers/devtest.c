@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE		/* mremap() flags, MAP_FIXED_NOREPLACE */
 /*
  * devtest - device memory as an HMS target: functional tests of hbind()
  * with the simulated accelerator lib/test_hms.c (/dev/hms_test<N>).
@@ -60,6 +61,13 @@
  *               allocations to the process policy (get_mempolicy and
  *               numa_maps say default), a strict one is EINVAL, device
  *               first touch still works
+ *   lifecycle   the device preferences of a BIND {device} follow the range
+ *               as a VMA policy does: a VMA split, part of a VMA bound
+ *               alone, mremap() moved, grown in place, grown and moved,
+ *               with MREMAP_DONTUNMAP, fork() (and MADV_DONTFORK),
+ *               munmap() of the middle, a new mapping in place (munmap,
+ *               MAP_FIXED): device first touch of never-touched memory
+ *               counts the pages that got them
  *   churn FILE  until FILE.stop: open the device, MIGRATE to it in a thread
  *               while the device is closed, QUERY, BIND, device first
  *               touch, check data; device.bats reloads test_hms meanwhile
@@ -1264,14 +1272,199 @@ static int test_qrace(void)
 	return 0;
 }
 
+/* VMAs of this process that intersect [p, p + npages) */
+static int count_vmas(void *p, unsigned long npages)
+{
+	unsigned long a = (uintptr_t)p, b = a + npages * psz, s, e;
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	int n = 0;
+
+	CHECK(f, "/proc/self/maps: %s", strerror(errno));
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx", &s, &e) == 2 && s < b && e > a)
+			n++;
+	fclose(f);
+	return n;
+}
+
+/*
+ * Device READ of never-touched [p, p + npages): the pages whose device
+ * preferences name the device first are allocated on it (mpages).
+ */
+static void touch_expect(int fd, const char *what, void *p,
+			 unsigned long npages, unsigned long want)
+{
+	char *buf = malloc(npages * psz);
+	struct hms_test_cmd cmd;
+
+	CHECK(buf, "out of memory");
+	cmd = dev_rw(fd, HMS_TEST_READ, what, p, buf, npages);
+	CHECK(cmd.mpages == want, "%s: device first touch of %lu pages allocated %llu on the device, want %lu",
+	      what, npages, (unsigned long long)cmd.mpages, want);
+	free(buf);
+}
+
+/* a new anonymous mapping exactly at @p, which must be free */
+static void *map_at(void *p, unsigned long npages)
+{
+	void *q = mmap(p, npages * psz, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+
+	CHECK(q == p, "mmap at %p: %s", p, q == MAP_FAILED ? strerror(errno) : "elsewhere");
+	madvise(q, npages * psz, MADV_NOHUGEPAGE);
+	return q;
+}
+
+static int test_lifecycle(void)
+{
+	const unsigned long n = 64;
+	int fd = dev_open(), status;
+	struct hms_test_stats s0 = stats(fd);
+	__u32 dev = s0.uid;
+	char *p, *q, *r;
+	pid_t pid;
+
+	CHECK(s0.capacity - s0.used >= 8 * n, "the device has no room for %lu pages", 8 * n);
+
+	/* a VMA split (flags of the middle third) keeps them on all parts */
+	p = map(3 * n);
+	bind(p, 3 * n, &dev, 1);
+	CHECK(madvise(p + n * psz, n * psz, MADV_HUGEPAGE) == 0, "madvise: %s", strerror(errno));
+	CHECK(count_vmas(p, 3 * n) == 3, "MADV_HUGEPAGE on the middle: %d VMAs, want 3",
+	      count_vmas(p, 3 * n));
+	touch_expect(fd, "READ (split into 3 VMAs)", p, 3 * n, 3 * n);
+	munmap(p, 3 * n * psz);
+
+	/* part of a VMA: {device} alone installs no policy, splits nothing */
+	p = map(3 * n);
+	bind(p + n * psz, n, &dev, 1);
+	CHECK(count_vmas(p, 3 * n) == 1, "BIND {device} of the middle: %d VMAs, want 1",
+	      count_vmas(p, 3 * n));
+	touch_expect(fd, "READ (middle third bound)", p, 3 * n, n);
+	munmap(p, 3 * n * psz);
+
+	/* mremap() to another place: the new range has them, the old none */
+	p = map(n);
+	r = map(n);
+	bind(p, n, &dev, 1);
+	q = mremap(p, n * psz, n * psz, MREMAP_MAYMOVE | MREMAP_FIXED, r);
+	CHECK(q == r, "mremap: %s", strerror(errno));
+	map_at(p, n);
+	touch_expect(fd, "READ (moved by mremap)", q, n, n);
+	touch_expect(fd, "READ (new mapping where it was)", p, n, 0);
+	munmap(p, n * psz);
+	munmap(q, n * psz);
+
+	/* mremap() that grows and moves: the new part has the last range's */
+	p = map(2 * n);
+	r = map(4 * n);
+	bind(p, n, &dev, 1);
+	q = mremap(p, 2 * n * psz, 4 * n * psz, MREMAP_MAYMOVE | MREMAP_FIXED, r);
+	CHECK(q == r, "mremap: %s", strerror(errno));
+	touch_expect(fd, "READ (first quarter bound, grown and moved)", q, 4 * n, n);
+	munmap(q, 4 * n * psz);
+	p = map(2 * n);
+	r = map(4 * n);
+	bind(p + n * psz, n, &dev, 1);
+	q = mremap(p, 2 * n * psz, 4 * n * psz, MREMAP_MAYMOVE | MREMAP_FIXED, r);
+	CHECK(q == r, "mremap: %s", strerror(errno));
+	touch_expect(fd, "READ (second quarter bound, grown and moved)", q, 4 * n, 3 * n);
+	munmap(q, 4 * n * psz);
+
+	/* mremap() that grows in place */
+	p = map(2 * n);
+	munmap(p + n * psz, n * psz);
+	bind(p, n, &dev, 1);
+	q = mremap(p, n * psz, 2 * n * psz, 0);
+	CHECK(q == p, "mremap in place: %s", q == MAP_FAILED ? strerror(errno) : "moved");
+	touch_expect(fd, "READ (grown in place)", p, 2 * n, 2 * n);
+	munmap(p, 2 * n * psz);
+
+	/* MREMAP_DONTUNMAP: both ranges have them */
+	p = map(n);
+	bind(p, n, &dev, 1);
+	q = mremap(p, n * psz, n * psz, MREMAP_MAYMOVE | MREMAP_DONTUNMAP, NULL);
+	CHECK(q != MAP_FAILED, "mremap DONTUNMAP: %s", strerror(errno));
+	touch_expect(fd, "READ (MREMAP_DONTUNMAP, new range)", q, n, n);
+	touch_expect(fd, "READ (MREMAP_DONTUNMAP, old range)", p, n, n);
+	munmap(p, n * psz);
+	munmap(q, n * psz);
+
+	/* munmap() of the middle, a new mapping there: only the ends keep them */
+	p = map(3 * n);
+	bind(p, 3 * n, &dev, 1);
+	munmap(p + n * psz, n * psz);
+	map_at(p + n * psz, n);
+	touch_expect(fd, "READ (middle unmapped and mapped again)", p, 3 * n, 2 * n);
+	munmap(p, 3 * n * psz);
+
+	/* MAP_FIXED over a bound range replaces it: the new mapping has none */
+	p = map(n);
+	bind(p, n, &dev, 1);
+	q = mmap(p, n * psz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	CHECK(q == p, "mmap MAP_FIXED: %s", strerror(errno));
+	madvise(q, n * psz, MADV_NOHUGEPAGE);
+	touch_expect(fd, "READ (MAP_FIXED over a bound range)", p, n, 0);
+	munmap(p, n * psz);
+
+	/* fork(): the child's range has them; not a MADV_DONTFORK one */
+	p = map(n);
+	r = map(n);
+	bind(p, n, &dev, 1);
+	bind(r, n, &dev, 1);
+	CHECK(madvise(r, n * psz, MADV_DONTFORK) == 0, "madvise: %s", strerror(errno));
+	fflush(stdout);
+	pid = fork();
+	CHECK(pid >= 0, "fork: %s", strerror(errno));
+	if (!pid) {
+		int cfd = dev_open();
+
+		touch_expect(cfd, "READ (child, inherited)", p, n, n);
+		map_at(r, n);
+		touch_expect(cfd, "READ (child, MADV_DONTFORK range mapped again)", r, n, 0);
+		close(cfd);
+		fflush(stdout);
+		_exit(0);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && !WEXITSTATUS(status),
+	      "the child failed (status %#x)", status);
+	touch_expect(fd, "READ (parent after fork)", p, n, n);
+	touch_expect(fd, "READ (parent's MADV_DONTFORK range)", r, n, n);
+	munmap(p, n * psz);
+	munmap(r, n * psz);
+
+	CHECK(stats(fd).used == s0.used, "device memory still used after munmap: %llu pages",
+	      (unsigned long long)(stats(fd).used - s0.used));
+	close(fd);
+	printf("PASS lifecycle\n");
+	return 0;
+}
+
 /* the policy word of the numa_maps line of the VMA at @p */
+/* the start of the VMA that holds @p (numa_maps names VMAs by it) */
+static unsigned long vma_start(void *p)
+{
+	unsigned long a = (uintptr_t)p, s = 1, e = 0;
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+
+	CHECK(f, "/proc/self/maps: %s", strerror(errno));
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx", &s, &e) == 2 && s <= a && a < e)
+			break;
+	fclose(f);
+	CHECK(s <= a && a < e, "no VMA holds %p", p);
+	return s;
+}
+
 static void numa_maps_policy(void *p, char *out, size_t n)
 {
 	char line[4096], want[32];
 	FILE *f = fopen("/proc/self/numa_maps", "r");
 
 	CHECK(f, "numa_maps: %s", strerror(errno));
-	snprintf(want, sizeof(want), "%lx ", (unsigned long)(uintptr_t)p);
+	snprintf(want, sizeof(want), "%lx ", vma_start(p));
 	out[0] = 0;
 	while (fgets(line, sizeof(line), f))
 		if (!strncmp(line, want, strlen(want)) &&
@@ -1279,7 +1472,7 @@ static void numa_maps_policy(void *p, char *out, size_t n)
 			break;
 	fclose(f);
 	(void)n;
-	CHECK(out[0], "no numa_maps line for %p", p);
+	CHECK(out[0], "no numa_maps line for the VMA of %p", p);
 }
 
 static int test_devonly(void)
@@ -1448,6 +1641,8 @@ static const struct devtest {
 	  "QUERY in a loop while device pages migrate to NODE" },
 	{ "devonly", test_devonly, NULL, 0,
 	  "BIND {device} under numactl --membind=NODE" },
+	{ "lifecycle", test_lifecycle, NULL, 0,
+	  "device preferences across split, mremap, fork, munmap" },
 	{ "churn", NULL, test_churn, 0,
 	  "open, MIGRATE, close until FILE.stop (device.bats)" },
 };
