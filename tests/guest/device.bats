@@ -257,6 +257,19 @@ kernel_quiet() {
 	assert_output --regexp "used 0 "
 }
 
+@test "out of memory in munmap, mremap, fork and BIND of a device-bound range: each fault point in turn fails the call with ENOMEM and leaves the range and its device preferences as they were" {
+	[ -d /sys/kernel/debug/failslab ] ||
+		skip "no fault injection in this kernel (CONFIG_FAILSLAB): make check DEBUG=1 runs it"
+	load_hms mem_mb=16
+	dt -n "${OTHER:-0}" enomem
+	assert_success
+	assert_line --regexp "^munmap of the middle: [0-9]+ fault points, [1-9][0-9]* failed the call with ENOMEM and changed nothing$"
+	assert_line --regexp "^mremap: [0-9]+ fault points, [1-9][0-9]* failed the call with ENOMEM and changed nothing$"
+	assert_line --regexp "^fork: [0-9]+ fault points, [1-9][0-9]* failed the call with ENOMEM and changed nothing$"
+	assert_line --regexp "^hbind BIND \{node\}: [0-9]+ fault points, [1-9][0-9]* failed the call with ENOMEM and changed nothing$"
+	assert_line "PASS enomem"
+}
+
 @test "rmmod test_hms with pages on the device: pages come back intact, objects leave the bus, policies naming the device stop using it" {
 	need_other
 	local t i links l f=$BATS_TEST_TMPDIR/hold o=${HB_UID[$OTHER]} obj

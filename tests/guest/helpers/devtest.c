@@ -68,6 +68,12 @@
  *               munmap() of the middle, a new mapping in place (munmap,
  *               MAP_FIXED): device first touch of never-touched memory
  *               counts the pages that got them
+ *   enomem      every allocation of munmap() of the middle of a range bound
+ *               {device}, mremap() of one, fork() and hbind BIND fails in
+ *               turn (fail-nth, failslab and fail_page_alloc with sleeping
+ *               allocations): each failure is ENOMEM and leaves the
+ *               mapping and its device preferences as they were. Needs
+ *               CONFIG_FAULT_INJECTION's debugfs (the DEBUG kernel)
  *   churn FILE  until FILE.stop: open the device, MIGRATE to it in a thread
  *               while the device is closed, QUERY, BIND, device first
  *               touch, check data; device.bats reloads test_hms meanwhile
@@ -1316,6 +1322,176 @@ static void *map_at(void *p, unsigned long npages)
 	return q;
 }
 
+/* write @val to @path; false when it cannot be opened */
+static int put_file(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return 0;
+	CHECK(fputs(val, f) >= 0 && fclose(f) == 0, "write %s to %s: %s", val, path,
+	      strerror(errno));
+	return 1;
+}
+
+/*
+ * /proc/thread-self/fail-nth, opened once: opening it while a fault is
+ * armed would itself meet the fault. Reading and writing it allocate
+ * nothing.
+ */
+static int fail_nth_fd = -1;
+
+/* the N-th fault injection point this thread passes fails (0: none) */
+static void fail_nth(unsigned int n)
+{
+	char v[16];
+	int len = snprintf(v, sizeof(v), "%u", n);
+
+	CHECK(pwrite(fail_nth_fd, v, len, 0) == len, "write %u to fail-nth: %s", n,
+	      strerror(errno));
+}
+
+/* 0 when the fault was injected, else how many points were left */
+static long fail_nth_left(void)
+{
+	char v[32];
+	ssize_t len = pread(fail_nth_fd, v, sizeof(v) - 1, 0);
+
+	CHECK(len > 0, "read fail-nth: %s", strerror(errno));
+	v[len] = 0;
+	return strtol(v, NULL, 10);
+}
+
+struct enomem_case {
+	const char *what;
+	void (*setup)(void);
+	int (*op)(void);	/* -1 and errno on failure */
+};
+
+static int en_fd;
+static char *en_p, *en_r;
+static __u32 en_dev, en_sys;
+#define EN_N 16UL
+
+static void en_setup_p(void)
+{
+	en_p = map(3 * EN_N);
+	bind(en_p, 3 * EN_N, &en_dev, 1);
+}
+
+static void en_setup_pr(void)
+{
+	en_setup_p();
+	en_r = map(3 * EN_N);
+}
+
+static int en_munmap(void)
+{
+	return munmap(en_p + EN_N * psz, EN_N * psz);
+}
+
+static int en_mremap(void)
+{
+	return mremap(en_p, 3 * EN_N * psz, 3 * EN_N * psz, MREMAP_MAYMOVE | MREMAP_FIXED,
+		      en_r) == MAP_FAILED ? -1 : 0;
+}
+
+static int en_fork(void)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return -1;
+	if (!pid)
+		_exit(0);
+	CHECK(waitpid(pid, &status, 0) == pid, "waitpid: %s", strerror(errno));
+	return 0;
+}
+
+static int en_bind(void)
+{
+	__u32 atoms[2] = { HBIND_ATOM(HBIND_CMD_BIND, HBIND_BIND_NDWORDS), 0 };
+
+	/* a list without the device: the range would prefer none */
+	return sys_hbind(en_p, 3 * EN_N * psz, &en_sys, 1, atoms, 2);
+}
+
+/*
+ * Set up, then run the call with its 1st, 2nd, ... fault injection point
+ * failing, until it passes them all. A failed call must say ENOMEM and
+ * leave the range mapped whole with all of it preferring the device (device
+ * first touch puts every page there); a call that absorbed the failure
+ * (a fallback) must have done its work. Returns how many failed.
+ */
+static unsigned int fail_each(const struct enomem_case *c)
+{
+	unsigned int n, failed = 0;
+	int r, e;
+
+	for (n = 1; n < 5000; n++) {
+		long left;
+
+		c->setup();
+		fail_nth(n);
+		r = c->op();
+		e = errno;
+		left = fail_nth_left();
+		fail_nth(0);
+		if (r) {
+			CHECK(e == ENOMEM, "%s with fault point %u failing: %s, want ENOMEM",
+			      c->what, n, strerror(e));
+			CHECK(count_vmas(en_p, 3 * EN_N) >= 1, "%s failed but the range is gone",
+			      c->what);
+			touch_expect(en_fd, "READ (after a failed call)", en_p, 3 * EN_N, 3 * EN_N);
+			failed++;
+		}
+		munmap(en_p, 3 * EN_N * psz);
+		if (en_r)
+			munmap(en_r, 3 * EN_N * psz);
+		en_r = NULL;
+		if (left > 0)
+			break;	/* it passed every point: done */
+	}
+	CHECK(n < 5000, "%s: more than 5000 fault points", c->what);
+	printf("%s: %u fault points, %u failed the call with ENOMEM and changed nothing\n",
+	       c->what, n - 1, failed);
+	return failed;
+}
+
+static int test_enomem(void)
+{
+	static const struct enomem_case cases[] = {
+		{ "munmap of the middle", en_setup_p, en_munmap },
+		{ "mremap", en_setup_pr, en_mremap },
+		{ "fork", en_setup_p, en_fork },
+		{ "hbind BIND {node}", en_setup_p, en_bind },
+	};
+	struct hms_test_stats s0;
+	unsigned int i, failed;
+
+	en_fd = dev_open();
+	s0 = stats(en_fd);
+	if (!put_file("/sys/kernel/debug/failslab/ignore-gfp-wait", "N") ||
+	    !put_file("/sys/kernel/debug/fail_page_alloc/ignore-gfp-wait", "N"))
+		SKIP("no fault injection in this kernel (CONFIG_FAILSLAB, CONFIG_FAIL_PAGE_ALLOC)");
+	put_file("/sys/kernel/debug/failslab/verbose", "0");
+	put_file("/sys/kernel/debug/fail_page_alloc/verbose", "0");
+	fail_nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+	CHECK(fail_nth_fd >= 0, "/proc/thread-self/fail-nth: %s", strerror(errno));
+	en_dev = s0.uid;
+	en_sys = node_uid(other_node);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		failed = fail_each(&cases[i]);
+		CHECK(failed > 0, "%s: no fault point failed the call", cases[i].what);
+	}
+	CHECK(stats(en_fd).used == s0.used, "device memory still used: %llu pages",
+	      (unsigned long long)(stats(en_fd).used - s0.used));
+	close(en_fd);
+	printf("PASS enomem\n");
+	return 0;
+}
+
 static int test_lifecycle(void)
 {
 	const unsigned long n = 64;
@@ -1643,6 +1819,8 @@ static const struct devtest {
 	  "BIND {device} under numactl --membind=NODE" },
 	{ "lifecycle", test_lifecycle, NULL, 0,
 	  "device preferences across split, mremap, fork, munmap" },
+	{ "enomem", test_enomem, NULL, 0,
+	  "each allocation of munmap, mremap, fork, BIND fails in turn" },
 	{ "churn", NULL, test_churn, 0,
 	  "open, MIGRATE, close until FILE.stop (device.bats)" },
 };
