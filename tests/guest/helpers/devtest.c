@@ -1278,8 +1278,11 @@ static int test_qrace(void)
 	return 0;
 }
 
-/* VMAs of this process that intersect [p, p + npages) */
-static int count_vmas(void *p, unsigned long npages)
+/*
+ * VMAs of this process that intersect [p, p + npages); *first (may be
+ * NULL) gets the start of the first of them
+ */
+static int count_vmas_from(void *p, unsigned long npages, unsigned long *first)
 {
 	unsigned long a = (uintptr_t)p, b = a + npages * psz, s, e;
 	FILE *f = fopen("/proc/self/maps", "r");
@@ -1289,9 +1292,15 @@ static int count_vmas(void *p, unsigned long npages)
 	CHECK(f, "/proc/self/maps: %s", strerror(errno));
 	while (fgets(line, sizeof(line), f))
 		if (sscanf(line, "%lx-%lx", &s, &e) == 2 && s < b && e > a)
-			n++;
+			if (!n++ && first)
+				*first = s;
 	fclose(f);
 	return n;
+}
+
+static int count_vmas(void *p, unsigned long npages)
+{
+	return count_vmas_from(p, npages, NULL);
 }
 
 /*
@@ -1621,16 +1630,9 @@ static int test_lifecycle(void)
 /* the start of the VMA that holds @p (numa_maps names VMAs by it) */
 static unsigned long vma_start(void *p)
 {
-	unsigned long a = (uintptr_t)p, s = 1, e = 0;
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[512];
+	unsigned long s = 0;
 
-	CHECK(f, "/proc/self/maps: %s", strerror(errno));
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%lx-%lx", &s, &e) == 2 && s <= a && a < e)
-			break;
-	fclose(f);
-	CHECK(s <= a && a < e, "no VMA holds %p", p);
+	CHECK(count_vmas_from(p, 1, &s) == 1, "no VMA holds %p", p);
 	return s;
 }
 
