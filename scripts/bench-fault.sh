@@ -13,10 +13,9 @@
 # the first touch of --size MiB (256) of anonymous 4 KiB pages on node 0,
 # pinned to CPU 0, --rounds timed rounds (20) after --warmup untimed ones
 # (3). The CONFIG_HMS=y boots then run hbind(BIND, strict) to node 0's
-# target against mbind(MPOL_BIND|MPOL_F_STATIC_NODES) with home node 0 (the
-# same policy without HMS's list), interleaved round by round, which goes
-# first alternating; and the plain rounds again, with HMS's static key on
-# by then. Prints a table of ratios with their spread; asserts nothing about
+# target against mbind(MPOL_BIND|MPOL_F_STATIC_NODES) to node 0 (the policy
+# such a BIND installs), interleaved round by round, which goes first
+# alternating; and the plain rounds again, after hbind has run. Prints a table of ratios with their spread; asserts nothing about
 # times (the machine is noisy). --icount boots the guests with QEMU's
 # instruction counter as their clock (vm.sh's HMS_ACCEL=icount: TCG on one
 # thread, 1 ns per guest instruction): the times are then instruction
@@ -152,7 +151,7 @@ table() {
 		if (na) {
 			for (i = 1; i <= na; i++) t3[i] = ka[i]
 			for (i = 1; i <= na; i++) f3[i] = fka[i]
-			printf "| plain first touch, CONFIG_HMS=y, after hbind BIND (static key on) / before | x%.3f | %s over the boots | after: %s ms | x%.3f (%s) | - |\n", median(t3, na), spread(ka, na), as, median(f3, na), spread(fka, na)
+			printf "| plain first touch, CONFIG_HMS=y, after hbind BIND / before | x%.3f | %s over the boots | after: %s ms | x%.3f (%s) | - |\n", median(t3, na), spread(ka, na), as, median(f3, na), spread(fka, na)
 		}
 	}'
 }
@@ -187,7 +186,7 @@ mkdir -p "$outdir"
 
 # guest_cmd HMS: the command of one boot; HMS is y or n. It checks that the
 # kernel is the one asked for (the HMS bus is there or not), then runs the
-# plain rounds before anything could turn HMS's static key on.
+# plain rounds before any hbind call.
 guest_cmd() {
 	local modes=plain want=absent
 	[ "$1" = n ] || modes='plain bind plain-after' want=present

@@ -11,11 +11,10 @@
  * Modes, run in the order given:
  *   plain  no memory policy at all: the default (local) allocation path
  *   plain-after  the same, reported apart: after bind, on a CONFIG_HMS=y
- *          kernel, the HMS static key is on (hbind BIND turned it on)
+ *          kernel, once hbind BIND has run in the process
  *   bind   hbind(BIND, HBIND_BIND_STRICT) to the target of @node against
- *          mbind(MPOL_BIND | MPOL_F_STATIC_NODES) to @node with @node as
- *          home node (set_mempolicy_home_node()), which is the policy
- *          hbind installs, without its HMS target list: interleaved round by
+ *          mbind(MPOL_BIND | MPOL_F_STATIC_NODES) to @node, the policy
+ *          hbind installs for one system target: interleaved round by
  *          round, which goes first alternating, each on its own region
  *
  * Usage: fault-bench [-n NODE] [-s MIB] [-r ROUNDS] [-w WARMUP] MODE...
@@ -34,10 +33,6 @@
 #include <sys/mman.h>
 
 #include "hbtest.h"
-
-#ifndef SYS_set_mempolicy_home_node
-#define SYS_set_mempolicy_home_node 450
-#endif
 
 #define MIB		(1024UL * 1024UL)
 #define MAX_ROUNDS	1000
@@ -106,9 +101,6 @@ static uint64_t one_round(enum how how)
 			      HB_MPOL_BIND | HB_MPOL_F_STATIC_NODES, &mask,
 			      HB_MAXNODE, 0))
 			die("mbind(MPOL_BIND)");
-		if (syscall(SYS_set_mempolicy_home_node, (unsigned long)base,
-			    len, (unsigned long)node, 0UL))
-			die("set_mempolicy_home_node");
 		break;
 	default:
 		break;
