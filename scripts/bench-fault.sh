@@ -15,8 +15,9 @@
 # (3). The CONFIG_HMS=y boots then run hbind(BIND, strict) to node 0's
 # target against mbind(MPOL_BIND|MPOL_F_STATIC_NODES) to node 0 (the policy
 # such a BIND installs), interleaved round by round, which goes first
-# alternating; and the plain rounds again, after hbind has run. Prints a table of ratios with their spread; asserts nothing about
-# times (the machine is noisy). --icount boots the guests with QEMU's
+# alternating; and the plain rounds again, after hbind has run. Prints a
+# table of ratios with their spread; asserts nothing about times (the
+# machine is noisy). --icount boots the guests with QEMU's
 # instruction counter as their clock (vm.sh's HMS_ACCEL=icount: TCG on one
 # thread, 1 ns per guest instruction): the times are then instruction
 # counts, which the host's other loads do not move. `make bench-fault` runs
